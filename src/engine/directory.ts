@@ -1,0 +1,78 @@
+/**
+ * The engine's storage port. The engine reads and writes whole files through a Directory and never
+ * touches a file system, network or object store itself; `src/storage/` implements this contract
+ * (local disk, memory, S3) and `test/storage/directory-contract.ts` checks every implementation.
+ *
+ * File names are flat (no slashes) and made of `[A-Za-z0-9._-]`.
+ */
+export interface Directory {
+  /** Names of every file in the directory, in no particular order. */
+  list(): Promise<string[]>;
+
+  /** Whether a file exists. */
+  exists(name: string): Promise<boolean>;
+
+  /**
+   * Reads a whole file. Rejects with a YarrowError `file_not_found` when it is missing.
+   */
+  readFile(name: string): Promise<Uint8Array>;
+
+  /**
+   * Creates or replaces a file with `data`. The bytes are NOT guaranteed durable until
+   * {@link Directory.sync} has resolved for this name. Never use it to replace a file that readers
+   * may open concurrently: write a new name and {@link Directory.rename} it instead.
+   */
+  writeFile(name: string, data: Uint8Array): Promise<void>;
+
+  /** Makes the content of the named files durable (fsync). */
+  sync(names: readonly string[]): Promise<void>;
+
+  /**
+   * Atomically renames `from` to `to`, replacing `to` if it exists; readers see either the old or
+   * the new file, never a mix. Durable once resolved (the directory entry is synced too).
+   */
+  rename(from: string, to: string): Promise<void>;
+
+  /** Deletes a file; deleting a missing file is not an error. */
+  delete(name: string): Promise<void>;
+
+  /** Opens (creating if needed) an append-only file, positioned at its end. */
+  openAppender(name: string): Promise<Appender>;
+
+  /**
+   * Takes the exclusive lock `name` for `owner`. Rejects with a YarrowError `lock_held` naming the
+   * holder when a live holder has it. A stale lock (its holder process is gone) is reported through
+   * `onStale` and then taken over: detected and logged, never silently stolen.
+   */
+  obtainLock(name: string, owner: LockOwner, onStale?: (stale: LockOwner) => void): Promise<Lock>;
+
+  /** A human-readable description (path, bucket/prefix) for logs. */
+  describe(): string;
+}
+
+/** An append-only file handle, used by the write-ahead log. */
+export interface Appender {
+  /** Bytes in the file, including appended but unsynced bytes. */
+  readonly size: number;
+  /** Appends bytes; not durable until {@link Appender.sync} resolves. */
+  append(data: Uint8Array): Promise<void>;
+  /** Makes every byte appended so far durable. */
+  sync(): Promise<void>;
+  /** Closes the handle (without an implicit sync). */
+  close(): Promise<void>;
+}
+
+/** Who holds a lock. Written into the lock so that a refused writer can name the holder. */
+export interface LockOwner {
+  pid: number;
+  hostname: string;
+  /** ISO timestamp of when the lock was taken. */
+  since: string;
+}
+
+/** A held lock. */
+export interface Lock {
+  readonly owner: LockOwner;
+  /** Releases the lock; idempotent. */
+  release(): Promise<void>;
+}
