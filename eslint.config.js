@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.dependency-cruiser.cjs', 'coverage/**', '.tools/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.dependency-cruiser.cjs', 'eslint.config.js', 'coverage/**', '.tools/**'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

@@ -1,0 +1,51 @@
+/**
+ * The one interface every benchmarked engine implements, so the runner times Yarrow and its peers
+ * through exactly the same calls.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { CorpusDoc, CorpusSpec } from '../corpus.js';
+import type { BenchQuery } from '../queries.js';
+
+/** Names of the benchmarked engines, in report order (Yarrow first; the others are its peers). */
+export const ENGINE_NAMES = ['yarrow', 'sqlite-fts5', 'minisearch'] as const;
+
+/** One of {@link ENGINE_NAMES}. */
+export type EngineName = (typeof ENGINE_NAMES)[number];
+
+/** Whether a string names an engine. */
+export function isEngineName(value: string): value is EngineName {
+  return (ENGINE_NAMES as readonly string[]).includes(value);
+}
+
+/** An engine under test, created empty for one corpus. */
+export interface BenchEngine {
+  readonly name: EngineName;
+  /** Indexes every document (the timed indexing phase, together with {@link BenchEngine.commit}). */
+  index(docs: readonly CorpusDoc[]): Promise<void>;
+  /** Makes the index durable (or final, for in-memory engines) and searchable. */
+  commit(): Promise<void>;
+  /** Size of the committed index in bytes. */
+  indexBytes(): Promise<number>;
+  /** Runs one query for the top 10 by BM25 and returns how many hits came back. */
+  search(query: BenchQuery): Promise<number>;
+  /** Releases the engine; the runner deletes its directory afterwards. */
+  close(): Promise<void>;
+}
+
+/**
+ * What each module under bench/engines/ exports. `dir` is a fresh empty directory the engine may
+ * use for its files.
+ */
+export type CreateEngine = (corpus: CorpusSpec, dir: string) => Promise<BenchEngine>;
+
+/** Total size in bytes of every file under `dir`, recursively. */
+export async function directoryBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) total += await directoryBytes(full);
+    else if (entry.isFile()) total += (await stat(full)).size;
+  }
+  return total;
+}

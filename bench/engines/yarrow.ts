@@ -1,0 +1,81 @@
+/**
+ * Yarrow under test, through its public library API: a local directory, a mapping per corpus, upserts
+ * in batches, one commit, and `multi_match` queries over all text fields — the same work FTS5 does
+ * when it matches against every column.
+ */
+import { Index, LocalDirectory } from '../../src/index.js';
+import type { CorpusDoc, CorpusName, CorpusSpec } from '../corpus.js';
+import type { BenchQuery } from '../queries.js';
+import type { BenchEngine, CreateEngine } from './bench-engine.js';
+import { directoryBytes } from './bench-engine.js';
+
+/** Documents per `upsert` call: big enough to amortize per-call costs, small enough to stream. */
+const BATCH_SIZE = 10_000;
+
+const englishText = { type: 'text', search: { lexical: { analyze: 'english' } } } as const;
+const keywordFacet = { type: 'text', search: false, filter: true, facet: true } as const;
+
+/** Each corpus's mapping: its text fields as english text plus the fields a real user would filter on. */
+const MAPPINGS = {
+  npm: {
+    fields: {
+      name: englishText,
+      summary: englishText,
+      downloads_a_month: { type: 'int', sort: true, filter: true },
+    },
+  },
+  debian: {
+    fields: {
+      name: englishText,
+      summary: englishText,
+      description: englishText,
+      section: keywordFacet,
+      priority: keywordFacet,
+      installed_size: { type: 'int', filter: true, sort: true },
+      size: { type: 'int', filter: true, sort: true },
+      tags: { type: 'text[]', search: false, filter: true, facet: true },
+    },
+  },
+} as const satisfies Record<CorpusName, unknown>;
+
+/** Creates the Yarrow engine with its index in `dir`. */
+export const createEngine: CreateEngine = async (corpus: CorpusSpec, dir: string) => {
+  const directory = await LocalDirectory.open(dir);
+  // Refresh on demand only: a bulk load is made searchable by its commit, as FTS5's is, and no
+  // background timer runs while queries are timed.
+  const index = await Index.open(directory, {
+    name: corpus.name,
+    mapping: MAPPINGS[corpus.name],
+    refreshIntervalMs: 0,
+  });
+  const fields = [...corpus.textFields];
+
+  const engine: BenchEngine = {
+    name: 'yarrow',
+    async index(docs: readonly CorpusDoc[]): Promise<void> {
+      for (let start = 0; start < docs.length; start += BATCH_SIZE) {
+        await index.upsert(docs.slice(start, start + BATCH_SIZE));
+      }
+    },
+    async commit(): Promise<void> {
+      await index.commit();
+    },
+    indexBytes(): Promise<number> {
+      return directoryBytes(dir);
+    },
+    async search(query: BenchQuery): Promise<number> {
+      // Promise.resolve: works whether Index.search ends up synchronous or async.
+      const res = await Promise.resolve(index.search({
+        query: { multi_match: { query: query.terms.join(' '), fields, operator: query.operator } },
+        size: 10,
+        // Top 10 without counting the total, like the peers' LIMIT 10 / first 10.
+        track_total_hits: false,
+      }));
+      return res.hits.length;
+    },
+    async close(): Promise<void> {
+      await index.close();
+    },
+  };
+  return engine;
+};

@@ -1,0 +1,118 @@
+/**
+ * Turns engine results into the tables `npm run bench` prints: absolute figures, latency per
+ * query class, Yarrow-to-peer ratios, and whether the issue's targets against FTS5 are met.
+ */
+import type { CorpusName } from './corpus.js';
+import type { EngineResult } from './engine-result.js';
+import type { EngineName } from './engines/bench-engine.js';
+import { QUERY_CLASSES } from './queries.js';
+import type { LatencySummary } from './stats.js';
+
+/** What happened to one engine on one corpus: a result or the reason there is none. */
+export type EngineOutcome =
+  | { readonly engine: EngineName; readonly ok: true; readonly result: EngineResult }
+  | { readonly engine: EngineName; readonly ok: false; readonly error: string };
+
+/** Yarrow's targets against SQLite FTS5, from the performance issue. */
+export interface TargetCheck {
+  readonly target: string;
+  readonly yarrow: number;
+  readonly goal: number;
+  readonly met: boolean;
+}
+
+const MB = 2 ** 20;
+
+function table(rows: readonly (readonly string[])[]): string {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  return rows
+    .map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '))
+    .join('\n');
+}
+
+function num(n: number, digits: number): string {
+  return Number.isFinite(n) ? n.toFixed(digits) : '-';
+}
+
+function int(n: number): string {
+  return Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '-';
+}
+
+function lat(s: LatencySummary): string {
+  return `${num(s.p50, 3)} / ${num(s.p95, 3)} / ${num(s.p99, 3)}`;
+}
+
+function ratio(a: number, b: number): string {
+  return Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}x` : '-';
+}
+
+/** Checks Yarrow against FTS5: docs/s at least FTS5's, p50 at most FTS5's, p99 at most a quarter of FTS5's. */
+export function checkTargets(yarrow: EngineResult, fts5: EngineResult): TargetCheck[] {
+  const y = yarrow.latency.overall;
+  const f = fts5.latency.overall;
+  return [
+    { target: 'indexing docs/s >= FTS5', yarrow: yarrow.docsPerSec, goal: fts5.docsPerSec, met: yarrow.docsPerSec >= fts5.docsPerSec },
+    { target: 'query p50 <= FTS5 p50', yarrow: y.p50, goal: f.p50, met: y.p50 <= f.p50 },
+    { target: 'query p99 <= FTS5 p99 / 4', yarrow: y.p99, goal: f.p99 / 4, met: y.p99 <= f.p99 / 4 },
+  ];
+}
+
+/** The printed report for one corpus. */
+export function formatCorpusReport(corpus: CorpusName, outcomes: readonly EngineOutcome[]): string {
+  const ok = outcomes.flatMap((o) => (o.ok ? [o.result] : []));
+  const lines: string[] = [];
+  const first = ok.at(0);
+  const header = first === undefined
+    ? `== ${corpus} ==`
+    : `== ${corpus}: ${int(first.docs)} docs, ${first.queries} queries x ${first.rounds} rounds (after 1 warm-up) ==`;
+  lines.push(header, '');
+
+  lines.push(table([
+    ['engine', 'docs/s', 'index MB', 'peak RSS MB', 'RSS after load MB', 'p50 ms', 'p95 ms', 'p99 ms'],
+    ...outcomes.map((o) => o.ok
+      ? [o.engine, int(o.result.docsPerSec), num(o.result.indexBytes / MB, 1), num(o.result.peakRssBytes / MB, 0),
+        num(o.result.rssAfterLoadBytes / MB, 0), num(o.result.latency.overall.p50, 3),
+        num(o.result.latency.overall.p95, 3), num(o.result.latency.overall.p99, 3)]
+      : [o.engine, 'failed', '-', '-', '-', '-', '-', '-']),
+  ]));
+  for (const o of outcomes) if (!o.ok) lines.push(`${o.engine} failed: ${o.error}`);
+
+  if (ok.length === 0) return lines.join('\n');
+  const fingerprints = new Set(ok.map((r) => r.queryFingerprint));
+  if (fingerprints.size > 1) lines.push('', 'WARNING: engines ran different query sets; latencies are not comparable.');
+
+  lines.push('', 'latency by query class, p50 / p95 / p99 ms (mean hits returned, queries with none):');
+  lines.push(table([
+    ['class', ...ok.map((r) => r.engine)],
+    ...QUERY_CLASSES.map((c) => [c, ...ok.map((r) => `${lat(r.latency.byClass[c])} (${num(r.hits[c].mean, 1)}, ${r.hits[c].zero})`)]),
+  ]));
+
+  const yarrow = ok.find((r) => r.engine === 'yarrow');
+  const peers = ok.filter((r) => r.engine !== 'yarrow');
+  if (yarrow !== undefined && peers.length > 0) {
+    lines.push('', 'Yarrow / peer (docs/s: >1 is better for Yarrow; index MB, RSS and latency: <1 is better):');
+    lines.push(table([
+      ['peer', 'docs/s', 'index MB', 'peak RSS', 'p50', 'p95', 'p99'],
+      ...peers.map((p) => [p.engine, ratio(yarrow.docsPerSec, p.docsPerSec), ratio(yarrow.indexBytes, p.indexBytes),
+        ratio(yarrow.peakRssBytes, p.peakRssBytes), ratio(yarrow.latency.overall.p50, p.latency.overall.p50),
+        ratio(yarrow.latency.overall.p95, p.latency.overall.p95), ratio(yarrow.latency.overall.p99, p.latency.overall.p99)]),
+    ]));
+    lines.push('', 'Yarrow / peer latency by class, p50 / p99:');
+    lines.push(table([
+      ['class', ...peers.map((p) => p.engine)],
+      ...QUERY_CLASSES.map((c) => [c, ...peers.map((p) =>
+        `${ratio(yarrow.latency.byClass[c].p50, p.latency.byClass[c].p50)} / ${ratio(yarrow.latency.byClass[c].p99, p.latency.byClass[c].p99)}`)]),
+    ]));
+  }
+
+  const fts5 = ok.find((r) => r.engine === 'sqlite-fts5');
+  if (yarrow !== undefined && fts5 !== undefined) {
+    lines.push('', 'targets (Yarrow vs SQLite FTS5):');
+    lines.push(table(checkTargets(yarrow, fts5).map((t) => [
+      `  ${t.target}`, t.met ? 'MET' : 'NOT MET', `yarrow ${num(t.yarrow, 3)}`, `goal ${num(t.goal, 3)}`,
+    ])));
+  } else {
+    lines.push('', 'targets: not checked (needs both yarrow and sqlite-fts5 results)');
+  }
+  return lines.join('\n');
+}

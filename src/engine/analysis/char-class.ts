@@ -1,0 +1,108 @@
+/**
+ * Character classes for the tokenizers, looked up per UTF-16 code unit instead of running a regex per
+ * token: one byte per BMP code unit, built once from Unicode property regexes, plus a memo for the
+ * rare astral code points. Byte layout: bits 0-2 hold the class, bit 3 {@link lowerFlag}, bit 4
+ * {@link spaceFlag}.
+ */
+
+/** Splits tokens. */
+export const separatorClass = 0;
+/** A letter or number outside the segmented scripts; starts or continues a word. */
+export const wordClass = 1;
+/** A combining mark (or ZWJ/ZWNJ): continues a word or segmented run, never starts one. */
+export const markClass = 2;
+/** A letter, number or mark of Han, Hiragana, Katakana or Thai, which need dictionary segmentation. */
+export const segmentedClass = 3;
+/** U+0027 or U+2019: joins two words into one token ("don't"). */
+export const apostropheClass = 4;
+/** A high surrogate: the class is that of the whole code point, see {@link astralCharInfo}. */
+export const highSurrogateClass = 5;
+/** Mask selecting the class bits of a table entry. */
+export const classMask = 7;
+/** Set when `toLowerCase()` changes the character. */
+export const lowerFlag = 8;
+/** Set for Unicode White_Space characters. */
+export const spaceFlag = 16;
+
+const wordRe = /[\p{L}\p{N}]+/gu;
+const markRe = /\p{M}+/gu;
+const segmentedRe = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}]+/gu;
+const lowerRe = /\p{Changes_When_Lowercased}+/gu;
+const spaceRe = /\p{White_Space}+/gu;
+
+let bmpTable: Uint8Array | undefined;
+
+/**
+ * Returns the class byte of every BMP code unit. Built on first use (about 10 ms) so that processes
+ * that never analyze text do not pay for it.
+ */
+export function bmpCharTable(): Uint8Array {
+  bmpTable ??= buildBmpTable();
+  return bmpTable;
+}
+
+function buildBmpTable(): Uint8Array {
+  // One string holding every BMP character lets each property regex find whole runs at once, which
+  // is several times faster than testing 65,536 one-character strings. Surrogates become spaces so
+  // that U+DBFF followed by U+DC00 does not read as a pair.
+  const units = new Uint16Array(0x10000);
+  for (let c = 0; c < 0x10000; c++) units[c] = c >= 0xd800 && c <= 0xdfff ? 0x20 : c;
+  const all = new TextDecoder('utf-16le').decode(units);
+  const table = new Uint8Array(0x10000);
+  forEachMatch(all, wordRe, (c) => (table[c] = wordClass));
+  forEachMatch(all, markRe, (c) => (table[c] = markClass));
+  forEachMatch(all, segmentedRe, (c) => {
+    // Script extensions also cover CJK punctuation, which stays a separator.
+    if (table[c] !== separatorClass) table[c] = segmentedClass;
+  });
+  table[0x200c] = markClass; // ZWNJ and ZWJ keep Persian and Indic words whole.
+  table[0x200d] = markClass;
+  // Variation selectors belong to the preceding emoji or ideograph, never to a word.
+  table.fill(separatorClass, 0xfe00, 0xfe10);
+  table[0x27] = apostropheClass;
+  table[0x2019] = apostropheClass;
+  forEachMatch(all, lowerRe, (c) => (table[c] |= lowerFlag));
+  forEachMatch(all, spaceRe, (c) => (table[c] |= spaceFlag));
+  // Last, so that the spaces standing in for surrogates above leave no flags behind.
+  table.fill(highSurrogateClass, 0xd800, 0xdc00);
+  table.fill(separatorClass, 0xdc00, 0xe000);
+  return table;
+}
+
+function forEachMatch(text: string, re: RegExp, mark: (code: number) => void): void {
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const end = m.index + m[0].length;
+    for (let c = m.index; c < end; c++) mark(c);
+  }
+}
+
+const astralMemo = new Map<number, number>();
+const astralWordRe = /^[\p{L}\p{N}]$/u;
+const astralMarkRe = /^\p{M}$/u;
+const astralSegmentedRe = /^[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}]$/u;
+const astralLowerRe = /^\p{Changes_When_Lowercased}$/u;
+
+/**
+ * Returns the class byte (same layout as {@link bmpCharTable}) of a code point above U+FFFF.
+ * Memoised: astral text is rare and uses few distinct code points.
+ */
+export function astralCharInfo(codePoint: number): number {
+  let info = astralMemo.get(codePoint);
+  if (info === undefined) {
+    info = classifyAstral(codePoint);
+    astralMemo.set(codePoint, info);
+  }
+  return info;
+}
+
+function classifyAstral(codePoint: number): number {
+  const ch = String.fromCodePoint(codePoint);
+  let info = separatorClass;
+  if (codePoint >= 0xe0100 && codePoint <= 0xe01ef) return separatorClass; // variation selectors
+  if (astralWordRe.test(ch)) info = wordClass;
+  else if (astralMarkRe.test(ch)) info = markClass;
+  if (info !== separatorClass && astralSegmentedRe.test(ch)) info = segmentedClass;
+  if (astralLowerRe.test(ch)) info |= lowerFlag;
+  return info;
+}

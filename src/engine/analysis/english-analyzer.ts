@@ -1,0 +1,44 @@
+import type { Analyzer, TokenSink } from './analyzer.js';
+import { stemEnglish } from './english-stemmer.js';
+import { tokenizeStandard } from './standard-analyzer.js';
+
+/**
+ * Lucene's classic English stop set (`EnglishAnalyzer.ENGLISH_STOP_WORDS_SET`): small on purpose, so
+ * that phrases such as "to be or not to be" keep most of their words.
+ */
+export const englishStopWords: ReadonlySet<string> = new Set([
+  'a', 'an', 'and', 'are', 'as', 'at', 'be', 'but', 'by', 'for', 'if', 'in', 'into', 'is', 'it',
+  'no', 'not', 'of', 'on', 'or', 'such', 'that', 'the', 'their', 'then', 'there', 'these', 'they',
+  'this', 'to', 'was', 'will', 'with',
+]);
+
+/**
+ * Creates the `english` analyzer: {@link tokenizeStandard}, then possessive removal ("ship's" ->
+ * "ship"; the tokenizer has already turned U+2019 into an apostrophe), then stop words, which are
+ * dropped but keep their positions so phrase queries still see the gap, then Porter2 stemming.
+ */
+export function createEnglishAnalyzer(): Analyzer {
+  return {
+    name: 'english',
+    analyze(text: string, sink: TokenSink, startPosition = 0): number {
+      let next = startPosition;
+      tokenizeStandard(
+        text,
+        (token, position) => {
+          let term = token;
+          const n = term.length;
+          if (n > 2 && term.charCodeAt(n - 1) === 0x73 && term.charCodeAt(n - 2) === 0x27) {
+            term = term.slice(0, n - 2);
+          }
+          // Stop words are short, and the stemmer's own cache lookup is the hash we pay anyway, so
+          // only the short words take the extra set lookup.
+          if (term.length <= 5 && englishStopWords.has(term)) return;
+          sink(stemEnglish(term), position);
+          next = position + 1;
+        },
+        startPosition,
+      );
+      return next;
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import { newStemmer } from 'snowball-stemmers';
+import type { SnowballStemmer } from 'snowball-stemmers';
+
+/**
+ * Bound on memoised stems. English text repeats a small vocabulary, so a cache this size answers
+ * nearly every lookup, while the Snowball port costs microseconds per call.
+ */
+const stemCacheLimit = 100_000;
+
+let stemCache = new Map<string, string>();
+let stemmer: SnowballStemmer | undefined;
+
+/**
+ * Returns the Porter2 (Snowball English) stem of a lowercase word: "running" -> "run",
+ * "generously" -> "generous". Words the algorithm leaves alone (two letters or fewer, or not
+ * starting with a Latin letter or digit) skip the stemmer. Results are memoised; when the cache is
+ * full it is replaced rather than evicted entry by entry, which keeps every hit a single lookup.
+ */
+export function stemEnglish(word: string): string {
+  if (word.length <= 2 || word.charCodeAt(0) >= 0x250) return word;
+  let stem = stemCache.get(word);
+  if (stem === undefined) {
+    stemmer ??= newStemmer('english');
+    stem = stemmer.stem(word);
+    if (stemCache.size >= stemCacheLimit) stemCache = new Map();
+    stemCache.set(word, stem);
+  }
+  return stem;
+}

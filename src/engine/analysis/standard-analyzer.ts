@@ -1,0 +1,127 @@
+import type { Analyzer, TokenSink } from './analyzer.js';
+import { maxTokenLength } from './analyzer.js';
+import {
+  apostropheClass,
+  astralCharInfo,
+  bmpCharTable,
+  classMask,
+  highSurrogateClass,
+  lowerFlag,
+  markClass,
+  segmentedClass,
+  wordClass,
+} from './char-class.js';
+import { segmentRun } from './script-segmenter.js';
+
+/**
+ * Splits `text` into lowercase words and calls `sink` for each; the engine of the `standard` analyzer
+ * and the first stage of the language analyzers.
+ *
+ * A token is a run of letters and numbers, with combining marks kept inside it and an apostrophe
+ * kept between two word characters (U+2019 becomes U+0027 so "don’t" and "don't" match). Runs of
+ * Han, Hiragana, Katakana or Thai go to a dictionary segmenter. Everything else separates tokens,
+ * including emoji and punctuation. Tokens longer than {@link maxTokenLength} code units are dropped
+ * but still take a position, like Lucene's skipped tokens.
+ *
+ * The scan is a char-code loop over a class table: no regex, and one `slice` per token. Returns the
+ * last emitted position + 1, or `startPosition` if nothing was emitted.
+ */
+export function tokenizeStandard(text: string, sink: TokenSink, startPosition = 0): number {
+  const table = bmpCharTable();
+  const n = text.length;
+  let position = startPosition;
+  let next = startPosition;
+  let i = 0;
+  while (i < n) {
+    let info = table[text.charCodeAt(i)];
+    let width = 1;
+    if ((info & classMask) === highSurrogateClass) {
+      width = surrogatePairWidth(text, i);
+      info = width === 2 ? astralCharInfo(text.codePointAt(i)!) : 0;
+    }
+    const cls = info & classMask;
+    if (cls === wordClass) {
+      const begin = i;
+      let flags = info;
+      let curly = false;
+      i += width;
+      // Word body: word characters and marks, apostrophes only when a word character follows.
+      while (i < n) {
+        const code = text.charCodeAt(i);
+        let inner = table[code];
+        let innerWidth = 1;
+        if ((inner & classMask) === highSurrogateClass) {
+          innerWidth = surrogatePairWidth(text, i);
+          if (innerWidth === 1) break;
+          inner = astralCharInfo(text.codePointAt(i)!);
+        }
+        const innerCls = inner & classMask;
+        if (innerCls === wordClass || innerCls === markClass) {
+          flags |= inner;
+          i += innerWidth;
+        } else if (innerCls === apostropheClass && startsWord(table, text, i + 1)) {
+          if (code === 0x2019) curly = true;
+          i += 1;
+        } else {
+          break;
+        }
+      }
+      if (i - begin <= maxTokenLength) {
+        let term = text.slice(begin, i);
+        if ((flags & lowerFlag) !== 0) term = term.toLowerCase();
+        if (curly) term = term.replaceAll('\u2019', "'");
+        sink(term, position);
+        next = position + 1;
+      }
+      position++;
+    } else if (cls === segmentedClass) {
+      const begin = i;
+      i += width;
+      while (i < n) {
+        let inner = table[text.charCodeAt(i)];
+        let innerWidth = 1;
+        if ((inner & classMask) === highSurrogateClass) {
+          innerWidth = surrogatePairWidth(text, i);
+          if (innerWidth === 1) break;
+          inner = astralCharInfo(text.codePointAt(i)!);
+        }
+        const innerCls = inner & classMask;
+        if (innerCls !== segmentedClass && innerCls !== markClass) break;
+        i += innerWidth;
+      }
+      // Segmented runs are rare next to Latin words, so one cursor object per run is cheap.
+      const cursor = { position, next };
+      segmentRun(text, begin, i, cursor, sink);
+      position = cursor.position;
+      next = cursor.next;
+    } else {
+      i += width;
+    }
+  }
+  return next;
+}
+
+/** 2 if a valid surrogate pair starts at `i` (which holds a high surrogate), else 1. */
+function surrogatePairWidth(text: string, i: number): number {
+  const low = text.charCodeAt(i + 1); // NaN past the end, which fails the test
+  return low >= 0xdc00 && low <= 0xdfff ? 2 : 1;
+}
+
+/** Whether the character at `i` may continue a word after an apostrophe. */
+function startsWord(table: Uint8Array, text: string, i: number): boolean {
+  if (i >= text.length) return false;
+  let info = table[text.charCodeAt(i)];
+  if ((info & classMask) === highSurrogateClass) {
+    if (surrogatePairWidth(text, i) === 1) return false;
+    info = astralCharInfo(text.codePointAt(i)!);
+  }
+  return (info & classMask) === wordClass;
+}
+
+/** Creates the `standard` analyzer: {@link tokenizeStandard} with no further filters. */
+export function createStandardAnalyzer(): Analyzer {
+  return {
+    name: 'standard',
+    analyze: (text, sink, startPosition = 0) => tokenizeStandard(text, sink, startPosition),
+  };
+}

@@ -1,0 +1,189 @@
+/**
+ * A growable little-endian byte buffer, the sink of every codec writer.
+ *
+ * Primitive encodings (shared with {@link ByteReader}):
+ * - uint32: 4 bytes little-endian.
+ * - float64: 8 bytes IEEE 754 little-endian.
+ * - varint: unsigned LEB128, 7 bits per byte, low groups first, high bit = "more follows";
+ *   at most 8 bytes because values stay below 2^53.
+ * - zigzag: a signed integer v mapped to 2v (v >= 0) or -2v-1 (v < 0), then written as a varint.
+ * - string: varint UTF-8 byte length, then the UTF-8 bytes.
+ */
+
+const TWO_POW_32 = 0x1_0000_0000;
+const encoder = new TextEncoder();
+
+/** Accumulates bytes in a doubling buffer; `view()` exposes them without copying. */
+export class ByteWriter {
+  private buf: Uint8Array;
+  private len = 0;
+  private dataView: DataView | null = null;
+
+  /** @param initialCapacity bytes to reserve up front; the buffer doubles as needed. */
+  constructor(initialCapacity = 256) {
+    this.buf = new Uint8Array(Math.max(16, initialCapacity));
+  }
+
+  /** Number of bytes written so far. */
+  get length(): number {
+    return this.len;
+  }
+
+  /** Makes room for `n` more bytes. */
+  ensure(n: number): void {
+    const need = this.len + n;
+    if (need <= this.buf.length) return;
+    let cap = this.buf.length * 2;
+    while (cap < need) cap *= 2;
+    const next = new Uint8Array(cap);
+    next.set(this.buf.subarray(0, this.len));
+    this.buf = next;
+    this.dataView = null;
+  }
+
+  /** Appends one byte (the low 8 bits of `b`). */
+  writeByte(b: number): void {
+    if (this.len === this.buf.length) this.ensure(1);
+    this.buf[this.len++] = b;
+  }
+
+  /** Appends a copy of `b`. */
+  writeBytes(b: Uint8Array): void {
+    this.ensure(b.length);
+    this.buf.set(b, this.len);
+    this.len += b.length;
+  }
+
+  /** Appends `v` (an unsigned 32-bit integer) as 4 little-endian bytes. */
+  writeUint32(v: number): void {
+    this.ensure(4);
+    const buf = this.buf;
+    let p = this.len;
+    buf[p++] = v;
+    buf[p++] = v >>> 8;
+    buf[p++] = v >>> 16;
+    buf[p++] = v >>> 24;
+    this.len = p;
+  }
+
+  /** Appends `v` as an IEEE 754 double, little-endian. */
+  writeFloat64(v: number): void {
+    this.ensure(8);
+    this.dataView ??= new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+    this.dataView.setFloat64(this.len, v, true);
+    this.len += 8;
+  }
+
+  /** Appends `v`, an integer in [0, 2^53), as an unsigned LEB128 varint. */
+  writeVarint(v: number): void {
+    this.ensure(8);
+    const buf = this.buf;
+    let p = this.len;
+    if (v >>> 0 === v) {
+      // Fast path: bit operations are exact for uint32.
+      while (v >= 0x80) {
+        buf[p++] = (v & 0x7f) | 0x80;
+        v >>>= 7;
+      }
+      buf[p++] = v;
+    } else {
+      if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`varint out of range: ${v}`);
+      while (v >= 0x80) {
+        buf[p++] = (v % 0x80) | 0x80;
+        v = Math.floor(v / 0x80);
+      }
+      buf[p++] = v;
+    }
+    this.len = p;
+  }
+
+  /**
+   * Appends a signed safe integer in zigzag form. Computed without forming 2|v| (which can exceed
+   * 2^53 and lose its low bit): the first byte carries the sign and 6 magnitude bits, the rest is
+   * an ordinary varint of the magnitude divided by 64; the bytes equal LEB128(zigzag(v)).
+   */
+  writeZigzag(v: number): void {
+    if (!Number.isSafeInteger(v)) throw new RangeError(`zigzag out of range: ${v}`);
+    const negative = v < 0;
+    const m = negative ? -v - 1 : v;
+    const low = ((m % 64) << 1) | (negative ? 1 : 0);
+    if (m < 64) {
+      this.writeByte(low);
+      return;
+    }
+    this.writeByte(low | 0x80);
+    this.writeVarint(Math.floor(m / 64));
+  }
+
+  /** Appends `s` as a varint UTF-8 byte length followed by its UTF-8 bytes. */
+  writeString(s: string): void {
+    const n = s.length;
+    // UTF-8 needs at most 3 bytes per UTF-16 code unit; reserve the widest length prefix first.
+    const maxBytes = n * 3;
+    const prefix = varintSize(maxBytes);
+    // 8 spare bytes so the writeVarint below never reallocates and drops the encoded string.
+    this.ensure(8 + maxBytes);
+    const buf = this.buf;
+    const start = this.len + prefix;
+    let written = -1;
+    if (n <= 64) {
+      // Short ASCII strings are the common case (terms, keywords); skip the encoder call.
+      let i = 0;
+      for (; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x80) break;
+        buf[start + i] = c;
+      }
+      if (i === n) written = n;
+    }
+    if (written < 0) written = encoder.encodeInto(s, buf.subarray(start)).written;
+    const actualPrefix = varintSize(written);
+    if (actualPrefix < prefix) buf.copyWithin(this.len + actualPrefix, start, start + written);
+    this.writeVarint(written);
+    this.len += written;
+  }
+
+  /** Appends the UTF-8 bytes of `s` with no length prefix; returns how many were written. */
+  writeUtf8(s: string): number {
+    const n = s.length;
+    this.ensure(n * 3);
+    const buf = this.buf;
+    const start = this.len;
+    let i = 0;
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) break;
+      buf[start + i] = c;
+    }
+    const written = i === n ? n : i + encoder.encodeInto(s.slice(i), buf.subarray(start + i)).written;
+    this.len += written;
+    return written;
+  }
+
+  /** Bytes written so far (a view, valid until the next write). */
+  view(): Uint8Array {
+    return this.buf.subarray(0, this.len);
+  }
+
+  /** A copy of the bytes written so far. */
+  toBytes(): Uint8Array {
+    return this.buf.slice(0, this.len);
+  }
+
+  /** Forgets the written bytes but keeps the buffer, so it can be refilled without allocating. */
+  reset(): void {
+    this.len = 0;
+  }
+}
+
+/** Number of bytes `writeVarint(v)` emits. */
+export function varintSize(v: number): number {
+  if (v < 0x80) return 1;
+  if (v < 0x4000) return 2;
+  if (v < 0x20_0000) return 3;
+  if (v < 0x1000_0000) return 4;
+  if (v < 0x8_0000_0000) return 5;
+  if (v < 0x400_0000_0000) return 6;
+  if (v < 0x2_0000_0000_0000) return 7;
+  return v < TWO_POW_32 * 0x100_0000 ? 8 : 9; // 2^56
+}

@@ -1,0 +1,23 @@
+/**
+ * Shared constants of the postings format, used by both the writer and the reader.
+ *
+ * What a field's postings carry depends on its index options: an `_id` field needs doc ids only,
+ * a full-text field needs doc ids, term frequencies and positions (for phrase queries).
+ */
+export const IndexOptions = {
+  /** Doc ids only (the `_id` field). */
+  docs: 0,
+  /** Doc ids, term frequencies and positions (analyzed text). */
+  docsFreqsPositions: 2,
+} as const;
+export type IndexOptions = (typeof IndexOptions)[keyof typeof IndexOptions];
+
+/** Docs per postings block: the unit of bit-packing, skipping and block-max scoring. */
+export const POSTINGS_BLOCK = 128;
+
+export const POSTINGS_MAGIC = 'YPST';
+export const POSITIONS_MAGIC = 'YPOS';
+export const POSTINGS_VERSION = 1;
+
+/** Returned by iterators once exhausted; larger than every valid doc id. */
+export const NO_MORE_DOCS = 0x7fffffff;

@@ -1,0 +1,219 @@
+/**
+ * Reads the postings written by {@link PostingsWriter}: a forward-only iterator per term with
+ * skipping (`advance`), and shallow skipping (`advanceShallow`) that exposes per-block maxima for
+ * block-max pruning without decoding the block.
+ */
+import { unpackBlock } from '../bitpacking/bitpacking.js';
+import { ByteReader } from '../bytes/byte-reader.js';
+import { IndexOptions, NO_MORE_DOCS, POSTINGS_BLOCK } from './postings-format.js';
+
+/** What the term dictionary knows of one term; enough to open its postings. */
+export interface TermInfo {
+  readonly docFreq: number;
+  readonly totalTermFreq: number;
+  readonly postingsOffset: number;
+  readonly singletonDoc: number;
+  readonly positionsOffset: number;
+  readonly maxFreq: number;
+  readonly minNorm: number;
+}
+
+/** Iterates one term's docs in increasing doc id order. */
+export class PostingsIterator {
+  /** The current doc id: -1 before the first call, {@link NO_MORE_DOCS} when exhausted. */
+  doc = -1;
+  private readonly numBlocks: number;
+  private readonly blockLast: Int32Array;
+  private readonly blockOffset: Float64Array;
+  private readonly blockPositions: Uint32Array | null;
+  private readonly blockMaxFreqs: Uint32Array;
+  private readonly blockMinNorms: Uint8Array;
+  private readonly docs = new Int32Array(POSTINGS_BLOCK);
+  private readonly freqs = new Uint32Array(POSTINGS_BLOCK);
+  private readonly hasFreqs: boolean;
+  /** Index of the decoded block, -1 when none. */
+  private block = -1;
+  private blockCount = 0;
+  private index = 0;
+  /** Block whose bounds advanceShallow exposes. */
+  private shallowBlock = 0;
+  private readonly posReader: ByteReader | null;
+  private posDocIndex = 0;
+  private readonly bounds = { maxFreq: 0, minNorm: 255 };
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    positions: Uint8Array | null,
+    private readonly info: TermInfo,
+    options: IndexOptions,
+  ) {
+    this.hasFreqs = options === IndexOptions.docsFreqsPositions;
+    this.posReader = this.hasFreqs && positions !== null ? new ByteReader(positions, info.positionsOffset) : null;
+    const df = info.docFreq;
+    this.numBlocks = Math.ceil(df / POSTINGS_BLOCK);
+    this.blockLast = new Int32Array(this.numBlocks);
+    this.blockOffset = new Float64Array(this.numBlocks);
+    this.blockMaxFreqs = new Uint32Array(this.numBlocks);
+    this.blockMinNorms = new Uint8Array(this.numBlocks);
+    this.blockPositions = this.posReader !== null ? new Uint32Array(this.numBlocks) : null;
+    if (info.singletonDoc >= 0) {
+      this.blockLast[0] = info.singletonDoc;
+      this.blockMaxFreqs[0] = info.maxFreq;
+      this.blockMinNorms[0] = info.minNorm;
+      return;
+    }
+    const r = new ByteReader(bytes, info.postingsOffset);
+    if (this.numBlocks === 1) {
+      this.blockLast[0] = NO_MORE_DOCS - 1;
+      this.blockOffset[0] = r.pos;
+      this.blockMaxFreqs[0] = info.maxFreq;
+      this.blockMinNorms[0] = info.minNorm;
+      return;
+    }
+    let last = -1;
+    const lengths = new Uint32Array(this.numBlocks);
+    for (let b = 0; b < this.numBlocks; b++) {
+      last += r.readVarint();
+      this.blockLast[b] = last;
+      lengths[b] = r.readVarint();
+      if (this.blockPositions !== null) this.blockPositions[b] = r.readVarint();
+      if (this.hasFreqs) {
+        this.blockMaxFreqs[b] = r.readVarint();
+        this.blockMinNorms[b] = r.readByte();
+      } else {
+        this.blockMaxFreqs[b] = 1;
+      }
+    }
+    let offset = r.pos;
+    for (let b = 0; b < this.numBlocks; b++) {
+      this.blockOffset[b] = offset;
+      offset += lengths[b];
+    }
+  }
+
+  /** Number of docs of the term (an estimate of the cost of iterating it). */
+  get cost(): number {
+    return this.info.docFreq;
+  }
+
+  /** Moves to the next doc and returns it. */
+  nextDoc(): number {
+    if (this.index + 1 < this.blockCount) {
+      this.index++;
+      return (this.doc = this.docs[this.index]!);
+    }
+    if (this.block + 1 >= this.numBlocks) return (this.doc = NO_MORE_DOCS);
+    this.decodeBlock(this.block + 1);
+    return (this.doc = this.docs[0]!);
+  }
+
+  /** Moves to the first doc >= target and returns it. */
+  advance(target: number): number {
+    if (target <= this.doc) return this.doc;
+    if (this.block < 0 || target > this.blockLast[this.block]) {
+      let b = this.block < 0 ? 0 : this.block + 1;
+      while (b < this.numBlocks && this.blockLast[b] < target) b++;
+      if (b >= this.numBlocks) return (this.doc = NO_MORE_DOCS);
+      this.decodeBlock(b);
+    }
+    const docs = this.docs;
+    let i = this.index;
+    const n = this.blockCount;
+    while (i < n && docs[i] < target) i++;
+    if (i >= n) {
+      // Only possible for the single unbounded block: target is past its last doc.
+      if (this.block + 1 >= this.numBlocks) return (this.doc = NO_MORE_DOCS);
+      this.decodeBlock(this.block + 1);
+      return (this.doc = this.docs[0]!);
+    }
+    this.index = i;
+    return (this.doc = docs[i]!);
+  }
+
+  /** Frequency of the term in the current doc (1 for fields without frequencies). */
+  freq(): number {
+    return this.hasFreqs ? this.freqs[this.index] + 1 : 1;
+  }
+
+  /**
+   * Positions the shallow cursor on the block that contains `target` without decoding it, and
+   * returns that block's last doc id ({@link NO_MORE_DOCS} when target is past the last block).
+   */
+  advanceShallow(target: number): number {
+    let b = this.shallowBlock;
+    while (b < this.numBlocks && this.blockLast[b] < target) b++;
+    this.shallowBlock = b;
+    return b < this.numBlocks ? this.blockLast[b] : NO_MORE_DOCS;
+  }
+
+  /**
+   * Max frequency and min norm over the blocks from the shallow block through the block holding
+   * `upTo` (maxFreq 0 when no block remains). The result object is reused between calls.
+   */
+  boundsUpTo(upTo: number): { maxFreq: number; minNorm: number } {
+    const out = this.bounds;
+    let maxFreq = 0;
+    let minNorm = 255;
+    for (let b = this.shallowBlock; b < this.numBlocks; b++) {
+      const f = this.blockMaxFreqs[b];
+      if (f > maxFreq) maxFreq = f;
+      const n = this.blockMinNorms[b];
+      if (n < minNorm) minNorm = n;
+      if (this.blockLast[b] >= upTo) break;
+    }
+    out.maxFreq = maxFreq;
+    out.minNorm = minNorm;
+    return out;
+  }
+
+  /** Reads the positions of the current doc into `out` (which must hold freq() entries). */
+  readPositions(out: Int32Array): number {
+    const r = this.posReader;
+    if (r === null) return 0;
+    // Skip the positions of the docs of this block before the current one.
+    const freqs = this.freqs;
+    while (this.posDocIndex < this.index) {
+      const f = freqs[this.posDocIndex] + 1;
+      for (let j = 0; j < f; j++) r.readVarint();
+      this.posDocIndex++;
+    }
+    const f = freqs[this.index] + 1;
+    let pos = 0;
+    for (let j = 0; j < f; j++) {
+      pos += r.readVarint();
+      out[j] = pos;
+    }
+    this.posDocIndex++;
+    return f;
+  }
+
+  private decodeBlock(b: number): void {
+    this.block = b;
+    this.index = 0;
+    this.posDocIndex = 0;
+    if (this.blockPositions !== null) this.posReader!.pos = this.info.positionsOffset + this.blockPositions[b];
+    if (this.info.singletonDoc >= 0) {
+      this.docs[0] = this.info.singletonDoc;
+      this.freqs[0] = this.info.totalTermFreq - 1;
+      this.blockCount = 1;
+      return;
+    }
+    const n = Math.min(POSTINGS_BLOCK, this.info.docFreq - b * POSTINGS_BLOCK);
+    this.blockCount = n;
+    const bytes = this.bytes;
+    let offset = this.blockOffset[b];
+    const docBits = bytes[offset++];
+    const docs = this.docs;
+    const raw = this.freqs; // reuse as scratch for the deltas before the freqs are decoded
+    offset = unpackBlock(bytes, offset, n, docBits, raw);
+    let doc = b === 0 ? -1 : this.blockLast[b - 1];
+    for (let i = 0; i < n; i++) {
+      doc += raw[i] + 1;
+      docs[i] = doc;
+    }
+    if (this.hasFreqs) {
+      const freqBits = bytes[offset++];
+      unpackBlock(bytes, offset, n, freqBits, this.freqs);
+    }
+  }
+}

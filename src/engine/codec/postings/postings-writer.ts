@@ -1,0 +1,156 @@
+/**
+ * Writes the postings (`.pst`) and positions (`.pos`) files of a segment.
+ *
+ * Byte layout of one term's postings in `.pst` (terms with docFreq >= 2; a term with a single doc is
+ * inlined in the term dictionary and has no entry here):
+ *
+ * ```
+ * numBlocks = ceil(docFreq / 128)
+ * skip table, one entry per block (present only when numBlocks > 1):
+ *   varint  lastDoc - previous block's lastDoc   (first block: lastDoc + 1)
+ *   varint  byte length of the block
+ *   varint  positions start of the block, relative to the term's positions start   (if positions)
+ *   varint  max term frequency in the block                                        (if freqs)
+ *   byte    min norm in the block (shortest field length)                          (if freqs)
+ * blocks:
+ *   byte    bit width of doc deltas, then the packed deltas (doc - previousDoc - 1)
+ *   byte    bit width of (freq - 1), then the packed values                        (if freqs)
+ * ```
+ * Positions in `.pos`: for each doc of the term, `freq` varints, each the delta from the previous
+ * position within the doc (the first one absolute).
+ *
+ * The per-block max frequency and min norm give a block upper bound for BM25 (a score grows with
+ * frequency and shrinks with length), which block-max pruning uses to skip whole blocks.
+ */
+import { ByteWriter } from '../bytes/byte-writer.js';
+import { bitsRequired, packBlock } from '../bitpacking/bitpacking.js';
+import { writeFooter, writeHeader } from '../file-format.js';
+import { IndexOptions, POSITIONS_MAGIC, POSTINGS_BLOCK, POSTINGS_MAGIC, POSTINGS_VERSION } from './postings-format.js';
+
+/** Where a term's postings were written, and the per-term figures the term dictionary stores. */
+export interface TermPostingsInfo {
+  readonly docFreq: number;
+  readonly totalTermFreq: number;
+  /** Offset in `.pst`, or -1 for a singleton inlined in the term dictionary. */
+  readonly postingsOffset: number;
+  /** The doc id of a singleton term, else -1. */
+  readonly singletonDoc: number;
+  /** Offset of the term's positions in `.pos` (0 when the field has no positions). */
+  readonly positionsOffset: number;
+  /** Largest term frequency over all docs (1 without freqs). */
+  readonly maxFreq: number;
+  /** Smallest norm over all docs (0 without norms). */
+  readonly minNorm: number;
+}
+
+/** Streams terms' postings into the `.pst` and `.pos` files of one segment. */
+export class PostingsWriter {
+  private readonly postings = new ByteWriter(1 << 16);
+  private readonly positions = new ByteWriter(1 << 16);
+  private readonly blockDocs = new Uint32Array(POSTINGS_BLOCK);
+  private readonly blockFreqs = new Uint32Array(POSTINGS_BLOCK);
+  private blocks = new ByteWriter(1 << 12);
+  private skip = new ByteWriter(1 << 10);
+
+  constructor() {
+    writeHeader(this.postings, POSTINGS_MAGIC, POSTINGS_VERSION);
+    writeHeader(this.positions, POSITIONS_MAGIC, POSTINGS_VERSION);
+  }
+
+  /**
+   * Writes one term. `docs` ascending; `freqs[i]` the frequency in `docs[i]` (ignored for
+   * {@link IndexOptions.docs}); `positions` the concatenated positions of every doc, `freqs[i]` of
+   * them per doc, ascending within a doc. `norms` maps doc ids to the field's norm byte.
+   */
+  addTerm(
+    options: IndexOptions,
+    count: number,
+    docs: ArrayLike<number>,
+    freqs: ArrayLike<number> | null,
+    positions: ArrayLike<number> | null,
+    norms: Uint8Array | null,
+  ): TermPostingsInfo {
+    const hasFreqs = options === IndexOptions.docsFreqsPositions && freqs !== null;
+    const hasPositions = hasFreqs && positions !== null;
+    const hasNorms = hasFreqs && norms !== null;
+    const positionsOffset = this.positions.length;
+    const numBlocks = Math.ceil(count / POSTINGS_BLOCK);
+    const blocks = this.blocks;
+    const skip = this.skip;
+    let totalTermFreq = 0;
+    let maxFreq = 1;
+    let minNorm = hasNorms ? 255 : 0;
+    let prevDoc = -1;
+    let prevBlockLast = -1;
+    let posIndex = 0;
+    for (let b = 0; b < numBlocks; b++) {
+      const start = b * POSTINGS_BLOCK;
+      const n = Math.min(POSTINGS_BLOCK, count - start);
+      const blockStart = blocks.length;
+      const blockPositions = this.positions.length - positionsOffset;
+      let blockMaxFreq = 1;
+      let blockMinNorm = hasNorms ? 255 : 0;
+      for (let i = 0; i < n; i++) {
+        const doc = docs[start + i];
+        this.blockDocs[i] = doc - prevDoc - 1;
+        prevDoc = doc;
+        if (!hasFreqs) continue;
+        const f = freqs[start + i];
+        this.blockFreqs[i] = f - 1;
+        totalTermFreq += f;
+        if (f > blockMaxFreq) blockMaxFreq = f;
+        if (hasNorms) {
+          const nb = norms[doc];
+          if (nb < blockMinNorm) blockMinNorm = nb;
+        }
+        if (hasPositions) {
+          let prev = 0;
+          for (let j = 0; j < f; j++) {
+            const pos = positions[posIndex++];
+            this.positions.writeVarint(pos - prev);
+            prev = pos;
+          }
+        }
+      }
+      if (blockMaxFreq > maxFreq) maxFreq = blockMaxFreq;
+      if (blockMinNorm < minNorm) minNorm = blockMinNorm;
+      if (count === 1) break;
+      const docBits = bitsRequired(this.blockDocs, n);
+      blocks.writeByte(docBits);
+      packBlock(blocks, this.blockDocs, n, docBits);
+      if (hasFreqs) {
+        const freqBits = bitsRequired(this.blockFreqs, n);
+        blocks.writeByte(freqBits);
+        packBlock(blocks, this.blockFreqs, n, freqBits);
+      }
+      if (numBlocks > 1) {
+        skip.writeVarint(prevDoc - prevBlockLast);
+        skip.writeVarint(blocks.length - blockStart);
+        if (hasPositions) skip.writeVarint(blockPositions);
+        if (hasFreqs) {
+          skip.writeVarint(blockMaxFreq);
+          skip.writeByte(blockMinNorm);
+        }
+      }
+      prevBlockLast = prevDoc;
+    }
+    if (!hasFreqs) totalTermFreq = count;
+
+    if (count === 1) {
+      return { docFreq: 1, totalTermFreq, postingsOffset: -1, singletonDoc: docs[0], positionsOffset, maxFreq, minNorm };
+    }
+    const postingsOffset = this.postings.length;
+    this.postings.writeBytes(skip.view());
+    this.postings.writeBytes(blocks.view());
+    this.skip = new ByteWriter(1 << 10);
+    this.blocks = new ByteWriter(1 << 12);
+    return { docFreq: count, totalTermFreq, postingsOffset, singletonDoc: -1, positionsOffset, maxFreq, minNorm };
+  }
+
+  /** Finishes both files (footer with checksum) and returns their bytes. */
+  finish(): { postings: Uint8Array; positions: Uint8Array } {
+    writeFooter(this.postings);
+    writeFooter(this.positions);
+    return { postings: this.postings.toBytes(), positions: this.positions.toBytes() };
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * Reads the term dictionary written by {@link TermDictionaryWriter}: exact lookups and ordered
+ * iteration (for merges, prefix and fuzzy expansion).
+ */
+import { ByteReader } from '../bytes/byte-reader.js';
+import { openChecked } from '../file-format.js';
+import type { TermInfo } from '../postings/postings-reader.js';
+import { TERMS_PER_BLOCK, TERM_DICTIONARY_MAGIC, TERM_DICTIONARY_VERSION } from './term-dictionary-writer.js';
+
+interface FieldIndex {
+  readonly termCount: number;
+  readonly firstTerms: readonly string[];
+  readonly offsets: readonly number[];
+}
+
+/** A term with its dictionary entry, as yielded by iteration. */
+export interface TermEntry extends TermInfo {
+  readonly term: string;
+}
+
+/** Lookups into one segment's term dictionary. */
+export class TermDictionaryReader {
+  private constructor(
+    private readonly bytes: Uint8Array,
+    private readonly fields: ReadonlyMap<string, FieldIndex>,
+  ) {}
+
+  /** Opens (and checksums) a `.tdx` file. */
+  static open(bytes: Uint8Array, fileName: string): TermDictionaryReader {
+    const { reader, bodyEnd } = openChecked(bytes, fileName, TERM_DICTIONARY_MAGIC, TERM_DICTIONARY_VERSION);
+    const trailer = new ByteReader(bytes, bodyEnd - 8);
+    reader.pos = trailer.readFloat64();
+    const fields = new Map<string, FieldIndex>();
+    const count = reader.readVarint();
+    for (let f = 0; f < count; f++) {
+      const name = reader.readString();
+      const termCount = reader.readVarint();
+      const blocks = reader.readVarint();
+      const firstTerms: string[] = new Array<string>(blocks);
+      const offsets: number[] = new Array<number>(blocks);
+      for (let b = 0; b < blocks; b++) {
+        firstTerms[b] = reader.readString();
+        offsets[b] = reader.readVarint();
+      }
+      fields.set(name, { termCount, firstTerms, offsets });
+    }
+    return new TermDictionaryReader(bytes, fields);
+  }
+
+  /** Number of distinct terms of a field in this segment. */
+  termCount(field: string): number {
+    return this.fields.get(field)?.termCount ?? 0;
+  }
+
+  /** Looks a term up; undefined when the segment does not have it. */
+  lookup(field: string, term: string): TermInfo | undefined {
+    const index = this.fields.get(field);
+    if (index === undefined) return undefined;
+    const first = index.firstTerms;
+    // Last block whose first term is <= term.
+    let lo = 0;
+    let hi = first.length - 1;
+    if (hi < 0 || term < first[0]) return undefined;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (first[mid] <= term) lo = mid;
+      else hi = mid - 1;
+    }
+    const r = new ByteReader(this.bytes, index.offsets[lo]);
+    let previous = '';
+    const blockTerms = Math.min(TERMS_PER_BLOCK, index.termCount - lo * TERMS_PER_BLOCK);
+    for (let i = 0; i < blockTerms; i++) {
+      const entry = readEntry(r, previous);
+      if (entry.term === term) return entry;
+      if (entry.term > term) return undefined;
+      previous = entry.term;
+    }
+    return undefined;
+  }
+
+  /** Iterates a field's terms in order, starting at the first term >= `from` (default: all). */
+  *terms(field: string, from = ''): Generator<TermEntry> {
+    const index = this.fields.get(field);
+    if (index === undefined) return;
+    let block = 0;
+    if (from !== '') {
+      const first = index.firstTerms;
+      let lo = 0;
+      let hi = first.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >>> 1;
+        if (first[mid] <= from) lo = mid;
+        else hi = mid - 1;
+      }
+      block = lo;
+    }
+    const r = new ByteReader(this.bytes, index.offsets[block] ?? 0);
+    let remaining = index.termCount - block * TERMS_PER_BLOCK;
+    let previous = '';
+    let inBlock = 0;
+    while (remaining-- > 0) {
+      if (inBlock === TERMS_PER_BLOCK) {
+        inBlock = 0;
+        previous = '';
+      }
+      const entry = readEntry(r, previous);
+      previous = entry.term;
+      inBlock++;
+      if (entry.term >= from) yield entry;
+    }
+  }
+
+  /** Names of the fields that have terms. */
+  get fieldNames(): readonly string[] {
+    return [...this.fields.keys()];
+  }
+}
+
+function readEntry(r: ByteReader, previous: string): TermEntry {
+  const shared = r.readVarint();
+  const suffix = r.readString();
+  const term = shared === 0 ? suffix : previous.slice(0, shared) + suffix;
+  const docFreq = r.readVarint();
+  const totalTermFreq = r.readVarint() + docFreq;
+  const pointer = r.readVarint();
+  const positionsOffset = r.readVarint();
+  const maxFreq = r.readVarint();
+  const minNorm = r.readByte();
+  return {
+    term,
+    docFreq,
+    totalTermFreq,
+    postingsOffset: docFreq === 1 ? -1 : pointer,
+    singletonDoc: docFreq === 1 ? pointer : -1,
+    positionsOffset,
+    maxFreq,
+    minNorm,
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * Writes a segment's term dictionary (`.tdx`): every indexed field's terms in sorted order (JS
+ * string order), with the figures needed to open and score their postings.
+ *
+ * Byte layout:
+ * ```
+ * header
+ * per field, blocks of up to 32 terms; each term:
+ *   varint  length of the prefix shared with the previous term of the block (in UTF-16 units)
+ *   string  the rest of the term (varint byte length + UTF-8)
+ *   varint  docFreq
+ *   varint  totalTermFreq - docFreq
+ *   varint  docFreq == 1 ? the doc id : postings offset in .pst
+ *   varint  positions offset in .pos
+ *   varint  max frequency
+ *   byte    min norm
+ * index (read at open, kept in memory): per field in order:
+ *   string  field name, varint term count, varint block count,
+ *   per block: string first term, varint byte offset of the block
+ * float64 offset of the index
+ * footer
+ * ```
+ * Only the block index lives in memory; a lookup binary-searches it and scans one block, so a
+ * searcher opens a segment without decoding every term (Lucene's and tantivy's sparse index).
+ */
+import { ByteWriter } from '../bytes/byte-writer.js';
+import { writeFooter, writeHeader } from '../file-format.js';
+import type { TermInfo } from '../postings/postings-reader.js';
+
+export const TERM_DICTIONARY_MAGIC = 'YTDX';
+export const TERM_DICTIONARY_VERSION = 1;
+/** Terms per block of the term dictionary. */
+export const TERMS_PER_BLOCK = 32;
+
+interface FieldIndex {
+  field: string;
+  termCount: number;
+  firstTerms: string[];
+  offsets: number[];
+}
+
+/** Accepts terms field by field, each field's terms in increasing order. */
+export class TermDictionaryWriter {
+  private readonly out = new ByteWriter(1 << 16);
+  private readonly fields: FieldIndex[] = [];
+  private current: FieldIndex | null = null;
+  private previous = '';
+  private inBlock = 0;
+
+  constructor() {
+    writeHeader(this.out, TERM_DICTIONARY_MAGIC, TERM_DICTIONARY_VERSION);
+  }
+
+  /** Starts a new field; fields must not repeat. */
+  startField(field: string): void {
+    this.current = { field, termCount: 0, firstTerms: [], offsets: [] };
+    this.fields.push(this.current);
+    this.inBlock = 0;
+    this.previous = '';
+  }
+
+  /** Adds the next term of the current field (strictly greater than the previous one). */
+  addTerm(term: string, info: TermInfo): void {
+    const field = this.current!;
+    const out = this.out;
+    if (this.inBlock === 0) {
+      field.firstTerms.push(term);
+      field.offsets.push(out.length);
+      this.previous = '';
+    }
+    const shared = sharedPrefix(this.previous, term);
+    out.writeVarint(shared);
+    out.writeString(shared === 0 ? term : term.slice(shared));
+    out.writeVarint(info.docFreq);
+    out.writeVarint(info.totalTermFreq - info.docFreq);
+    out.writeVarint(info.docFreq === 1 ? info.singletonDoc : info.postingsOffset);
+    out.writeVarint(info.positionsOffset);
+    out.writeVarint(info.maxFreq);
+    out.writeByte(info.minNorm);
+    this.previous = term;
+    field.termCount++;
+    if (++this.inBlock === TERMS_PER_BLOCK) this.inBlock = 0;
+  }
+
+  /** Writes the block index and the footer; returns the file. */
+  finish(): Uint8Array {
+    const out = this.out;
+    const indexOffset = out.length;
+    out.writeVarint(this.fields.length);
+    for (const f of this.fields) {
+      out.writeString(f.field);
+      out.writeVarint(f.termCount);
+      out.writeVarint(f.firstTerms.length);
+      for (let i = 0; i < f.firstTerms.length; i++) {
+        out.writeString(f.firstTerms[i]);
+        out.writeVarint(f.offsets[i]);
+      }
+    }
+    out.writeFloat64(indexOffset);
+    writeFooter(out);
+    return out.toBytes();
+  }
+}
+
+function sharedPrefix(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  // Never split a surrogate pair: the suffix is written as UTF-8.
+  if (i > 0 && i < b.length) {
+    const c = b.charCodeAt(i - 1);
+    if (c >= 0xd800 && c <= 0xdbff) i--;
+  }
+  return i;
+}

@@ -1,0 +1,417 @@
+/**
+ * The write path of one index: buffers validated documents, logs every batch to the write-ahead
+ * log before acknowledging it, turns the buffer into segments on refresh, publishes snapshots for
+ * searches, commits (segments + live docs + manifest, fsync'd, atomic rename) and merges segments
+ * in the background under the merge policy.
+ *
+ * All state changes run under one mutex; WAL fsyncs happen outside it so concurrent batches share
+ * one fsync (group commit).
+ */
+import type { Analyzer } from '../analysis/analyzer.js';
+import { LiveDocs } from '../codec/live-docs/live-docs.js';
+import { crc32 } from '../codec/file-format.js';
+import type { Directory, Lock } from '../directory.js';
+import type { Logger } from '../logger.js';
+import type { Mapping } from '../schema/mapping.js';
+import { mappingToJson } from '../schema/mapping.js';
+import type { ValidDocument } from '../schema/document.js';
+import { liveDocsFile, segmentName } from '../segment/segment-component.js';
+import type { SegmentInfo } from '../segment/segment-info.js';
+import { segmentBytes } from '../segment/segment-info.js';
+import { SegmentBuffer } from '../segment/segment-buffer.js';
+import { mergeSegments } from '../segment/segment-merger.js';
+import { SegmentReader } from '../segment/segment-reader.js';
+import { Snapshot } from '../segment/snapshot.js';
+import { FileRefs } from './file-refs.js';
+import { FORMAT_VERSION, MANIFEST_FILE, MANIFEST_TEMP_FILE, encodeManifest, manifestFiles } from './manifest.js';
+import type { Manifest } from './manifest.js';
+import { planMerges } from './merge-policy.js';
+import type { MergePolicyOptions } from './merge-policy.js';
+import { Mutex } from './mutex.js';
+import { WriteAheadLog, walFile, walGenerationOf } from './write-ahead-log.js';
+import type { WalOp } from './write-ahead-log.js';
+
+/** A segment as the writer tracks it. */
+interface LiveSegment {
+  info: SegmentInfo;
+  readonly reader: SegmentReader;
+  liveDocs: LiveDocs;
+  /** Deletes not yet written to a live docs file. */
+  liveDirty: boolean;
+  /** Files fsync'd (a segment flushed by a refresh is not until the next commit). */
+  durable: boolean;
+  /** Deletion generation of its live docs file. */
+  delGen: number;
+  merging: boolean;
+}
+
+/** Tuning of the write path. */
+export interface WriterOptions {
+  /** Flush the buffer to a segment when its estimated heap use exceeds this. */
+  readonly maxBufferBytes: number;
+  /** Commit on its own when the WAL grows past this many bytes. */
+  readonly maxWalBytes: number;
+  /** Merge segments in the background. */
+  readonly merges: boolean;
+  readonly mergePolicy: Partial<MergePolicyOptions>;
+}
+
+export const defaultWriterOptions: WriterOptions = {
+  maxBufferBytes: 64 * 1024 * 1024,
+  maxWalBytes: 256 * 1024 * 1024,
+  merges: true,
+  mergePolicy: {},
+};
+
+/** What a commit produced. */
+export interface CommitResult {
+  readonly seq: number;
+  readonly files: readonly string[];
+}
+
+/** The single writer of an index; created by `Index.open`. */
+export class IndexWriter {
+  private readonly mutex = new Mutex();
+  private readonly refs: FileRefs;
+  private buffer: SegmentBuffer;
+  /** Ids upserted or deleted since the last refresh: older copies in segments must be deleted. */
+  private pendingIds = new Set<string>();
+  private current: Snapshot;
+  private generation = 0;
+  private committed: Manifest;
+  /** Segment names are never reused, even for merges that run while a commit is written. */
+  private nextSegmentId: number;
+  private checkpoints: Record<string, unknown>;
+  private dirty = false;
+  private readonly merging = new Set<Promise<void>>();
+  private readonly deletions = new Set<Promise<void>>();
+  private failure: Error | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly dir: Directory,
+    private readonly mapping: Mapping,
+    private readonly analyzer: (name: string) => Analyzer,
+    private readonly lock: Lock,
+    private readonly log: Logger,
+    private readonly options: WriterOptions,
+    private segments: LiveSegment[],
+    manifest: Manifest,
+    private wal: WriteAheadLog,
+  ) {
+    this.refs = new FileRefs((name) => { this.deleteLater(name); });
+    this.committed = manifest;
+    this.nextSegmentId = manifest.nextSegmentId;
+    this.checkpoints = { ...manifest.checkpoints };
+    this.refs.incRef(manifestFiles(manifest));
+    this.buffer = new SegmentBuffer(mapping, analyzer);
+    this.current = this.publish();
+  }
+
+  /** The latest published snapshot, acquired for the caller (release it when done). */
+  acquireSnapshot(): Snapshot {
+    return this.current.acquire();
+  }
+
+  /** The last durable commit. */
+  get lastCommit(): Manifest {
+    return this.committed;
+  }
+
+  /** Docs buffered but not yet in a segment. */
+  get bufferedDocs(): number {
+    return this.buffer.maxDoc;
+  }
+
+  /** Bytes in the current WAL generation. */
+  get walBytes(): number {
+    return this.wal.size;
+  }
+
+  /**
+   * Logs and applies a batch of validated documents (ids assigned). Resolves once the batch is
+   * durable in the WAL; it becomes searchable at the next refresh.
+   */
+  async write(docs: readonly { doc: ValidDocument; id: string; raw: Record<string, unknown> }[], deletes: readonly string[] = []): Promise<void> {
+    this.checkOpen();
+    const ops: WalOp[] = [];
+    for (const d of docs) ops.push({ u: d.raw });
+    for (const id of deletes) ops.push({ d: id });
+    const offset = await this.mutex.run(async () => {
+      this.checkOpen();
+      let end: number;
+      try {
+        end = await this.wal.append(ops);
+      } catch (e) {
+        throw this.fail(e);
+      }
+      for (const d of docs) this.applyUpsert(d.doc, d.id);
+      for (const id of deletes) this.applyDelete(id);
+      return end;
+    });
+    try {
+      await this.wal.syncTo(offset);
+    } catch (e) {
+      throw this.fail(e);
+    }
+    if (this.buffer.estimatedBytes > this.options.maxBufferBytes) await this.refresh();
+    if (this.wal.size > this.options.maxWalBytes) await this.commit();
+  }
+
+  /** Applies an upsert to the buffer without logging it (WAL replay). */
+  applyUpsert(doc: ValidDocument, id: string): void {
+    this.buffer.add(doc, id);
+    this.pendingIds.add(id);
+    this.dirty = true;
+  }
+
+  /** Applies a delete without logging it (WAL replay). */
+  applyDelete(id: string): void {
+    this.buffer.delete(id);
+    this.pendingIds.add(id);
+    this.dirty = true;
+  }
+
+  /** Records a source position to store with the next commit (e.g. Kafka offsets). */
+  setCheckpoint(source: string, position: unknown): void {
+    this.checkpoints[source] = position;
+    this.dirty = true;
+  }
+
+  /** Makes buffered documents and deletes searchable. */
+  async refresh(): Promise<void> {
+    this.checkOpen();
+    await this.mutex.run(() => this.refreshLocked());
+    this.maybeMerge();
+  }
+
+  /** Durably commits everything written so far; returns the commit's seq and files. */
+  async commit(): Promise<CommitResult> {
+    this.checkOpen();
+    const result = await this.mutex.run(() => this.commitLocked());
+    this.maybeMerge();
+    return result;
+  }
+
+  /** Waits for running merges, commits, and releases the lock. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    while (this.merging.size > 0) await Promise.allSettled([...this.merging]);
+    if (this.failure === null) await this.mutex.run(() => this.commitLocked());
+    this.closed = true;
+    await this.wal.close();
+    this.current.release();
+    await Promise.allSettled([...this.deletions]);
+    await this.lock.release();
+  }
+
+  private async refreshLocked(): Promise<boolean> {
+    if (this.pendingIds.size === 0 && this.buffer.maxDoc === 0) return false;
+    // Delete older copies of every touched id from the existing segments.
+    for (const seg of this.segments) {
+      let cloned = false;
+      for (const id of this.pendingIds) {
+        for (const doc of seg.reader.docsWithId(id)) {
+          if (!seg.liveDocs.isLive(doc)) continue;
+          if (!cloned) {
+            seg.liveDocs = seg.liveDocs.clone();
+            cloned = true;
+          }
+          seg.liveDocs.delete(doc);
+          seg.liveDirty = true;
+        }
+      }
+    }
+    this.pendingIds = new Set();
+    if (this.buffer.maxDoc > 0) {
+      const name = segmentName(this.allocateSegmentId());
+      const flushed = this.buffer.flush(name);
+      this.buffer = new SegmentBuffer(this.mapping, this.analyzer);
+      await this.writeFiles(flushed.files);
+      const reader = await SegmentReader.open(this.dir, flushed.info, flushed.files);
+      const liveDocs = LiveDocs.allLive(flushed.info.maxDoc);
+      for (const d of flushed.deletedDocs) liveDocs.delete(d);
+      this.segments.push({
+        info: flushed.info,
+        reader,
+        liveDocs,
+        liveDirty: flushed.deletedDocs.length > 0,
+        durable: false,
+        delGen: 0,
+        merging: false,
+      });
+    }
+    this.dropFullyDeleted();
+    this.replaceSnapshot();
+    return true;
+  }
+
+  private async commitLocked(): Promise<CommitResult> {
+    await this.refreshLocked();
+    if (!this.dirty && this.committed.seq > 0) {
+      return { seq: this.committed.seq, files: manifestFiles(this.committed) };
+    }
+    try {
+      const nextGeneration = this.wal.generation + 1;
+      await this.wal.rotate(nextGeneration);
+      const toSync: string[] = [];
+      for (const seg of this.segments) {
+        if (!seg.durable) toSync.push(...seg.info.files.map((f) => f.name));
+        if (seg.liveDirty) {
+          seg.delGen++;
+          const bytes = seg.liveDocs.encode();
+          const name = liveDocsFile(seg.info.name, seg.delGen);
+          await this.dir.writeFile(name, bytes);
+          toSync.push(name);
+          seg.info = { ...seg.info, liveDocs: { name, size: bytes.length, crc32: crc32(bytes) }, deletedCount: seg.info.maxDoc - seg.liveDocs.liveCount };
+        }
+      }
+      await this.dir.sync(toSync);
+      const manifest: Manifest = {
+        formatVersion: FORMAT_VERSION,
+        name: this.committed.name,
+        mapping: mappingToJson(this.mapping),
+        seq: this.committed.seq + 1,
+        committedAt: new Date().toISOString(),
+        segments: this.segments.map((s) => s.info),
+        nextSegmentId: this.nextSegmentId,
+        walGeneration: nextGeneration,
+        checkpoints: { ...this.checkpoints },
+      };
+      await writeManifest(this.dir, manifest);
+      for (const seg of this.segments) {
+        seg.durable = true;
+        seg.liveDirty = false;
+      }
+      const files = manifestFiles(manifest);
+      this.log.info(`commit seq=${manifest.seq} files=[${files.join(',')}]`, { seq: manifest.seq, files, docs: this.current.liveCount });
+      this.refs.incRef(files);
+      this.refs.decRef(manifestFiles(this.committed));
+      this.committed = manifest;
+      this.dirty = false;
+      for (const name of await this.dir.list()) {
+        const gen = walGenerationOf(name);
+        if (gen !== undefined && gen < nextGeneration) this.deleteLater(name);
+      }
+      return { seq: manifest.seq, files };
+    } catch (e) {
+      throw this.fail(e);
+    }
+  }
+
+  private allocateSegmentId(): number {
+    return this.nextSegmentId++;
+  }
+
+  /** Segments whose docs are all deleted are dropped instead of being kept or merged. */
+  private dropFullyDeleted(): void {
+    const keep = this.segments.filter((s) => s.liveDocs.liveCount > 0 || s.merging);
+    if (keep.length !== this.segments.length) {
+      this.segments = keep;
+      this.dirty = true;
+    }
+  }
+
+  /** Publishes the current segments; the new snapshot takes its file references before the old one drops its own. */
+  private replaceSnapshot(): void {
+    const previous = this.current;
+    this.current = this.publish();
+    previous.release();
+  }
+
+  private publish(): Snapshot {
+    const segments = this.segments.map((s) => ({ reader: s.reader, liveDocs: s.liveDocs }));
+    const files = this.segments.flatMap((s) => s.info.files.map((f) => f.name));
+    this.refs.incRef(files);
+    return new Snapshot(++this.generation, segments, () => { this.refs.decRef(files); });
+  }
+
+  private async writeFiles(files: ReadonlyMap<string, Uint8Array>): Promise<void> {
+    for (const [name, bytes] of files) await this.dir.writeFile(name, bytes);
+  }
+
+  private maybeMerge(): void {
+    if (!this.options.merges || this.closed || this.failure !== null) return;
+    const eligible = this.segments.filter((s) => !s.merging);
+    const plans = planMerges(
+      eligible.map((s) => ({ name: s.info.name, maxDoc: s.info.maxDoc, liveDocs: s.liveDocs.liveCount, sizeBytes: segmentBytes(s.info) })),
+      this.options.mergePolicy,
+    );
+    for (const plan of plans) {
+      const sources = plan.segments.map((n) => this.segments.find((s) => s.info.name === n)!);
+      for (const s of sources) s.merging = true;
+      const task = this.runMerge(sources).catch((e: unknown) => {
+        this.log.error(`merge of ${plan.segments.join(',')} failed: ${(e as Error).message}`);
+        for (const s of sources) s.merging = false;
+      });
+      this.merging.add(task);
+      void task.finally(() => this.merging.delete(task));
+    }
+  }
+
+  private async runMerge(sources: LiveSegment[]): Promise<void> {
+    // Let the caller's turn finish before the CPU-heavy part.
+    await new Promise<void>((r) => setImmediate(r));
+    const startLive = sources.map((s) => s.liveDocs);
+    const name = segmentName(this.allocateSegmentId());
+    const merged = mergeSegments(
+      name,
+      sources.map((s, i) => ({ reader: s.reader, liveDocs: startLive[i] })),
+    );
+    await this.writeFiles(merged.files);
+    const reader = await SegmentReader.open(this.dir, merged.info, merged.files);
+    await this.mutex.run(() => {
+      if (this.closed) return;
+      // Carry over deletes that happened while merging.
+      const liveDocs = LiveDocs.allLive(merged.info.maxDoc);
+      sources.forEach((s, i) => {
+        const map = merged.docMaps[i];
+        for (let d = 0; d < map.length; d++) if (map[d] >= 0 && !s.liveDocs.isLive(d)) liveDocs.delete(map[d]);
+      });
+      const position = this.segments.indexOf(sources[0]);
+      this.segments = this.segments.filter((s) => !sources.includes(s));
+      this.segments.splice(Math.min(position, this.segments.length), 0, {
+        info: merged.info,
+        reader,
+        liveDocs,
+        liveDirty: liveDocs.liveCount < merged.info.maxDoc,
+        durable: false,
+        delGen: 0,
+        merging: false,
+      });
+      this.dirty = true;
+      this.log.debug(`merged ${sources.map((s) => s.info.name).join(',')} into ${name}`, { docs: merged.info.maxDoc });
+      this.replaceSnapshot();
+    });
+  }
+
+  private deleteLater(name: string): void {
+    const task = this.dir.delete(name).catch((e: unknown) => {
+      this.log.warn(`could not delete ${name}: ${(e as Error).message}`);
+    });
+    this.deletions.add(task);
+    void task.finally(() => this.deletions.delete(task));
+  }
+
+  private checkOpen(): void {
+    if (this.failure !== null) throw this.failure;
+    if (this.closed) throw new Error('index writer is closed');
+  }
+
+  /** An I/O failure in the write path leaves memory and disk out of step: stop accepting writes. */
+  private fail(e: unknown): Error {
+    const error = e instanceof Error ? e : new Error(String(e));
+    this.failure ??= error;
+    this.log.error(`index writer failed, writes are refused until reopen: ${error.message}`);
+    return error;
+  }
+}
+
+/** Writes a manifest durably: temp file, fsync, atomic rename. */
+export async function writeManifest(dir: Directory, manifest: Manifest): Promise<void> {
+  await dir.writeFile(MANIFEST_TEMP_FILE, encodeManifest(manifest));
+  await dir.sync([MANIFEST_TEMP_FILE]);
+  await dir.rename(MANIFEST_TEMP_FILE, MANIFEST_FILE);
+}
+
+export { walFile };

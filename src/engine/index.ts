@@ -1,0 +1,21 @@
+/**
+ * @module engine
+ * Yarrow's index engine: mapping and validation, analysis, the segment codecs, the write path
+ * (buffer, write-ahead log, commits, merges) and search (BM25 with dynamic pruning).
+ *
+ * It performs no I/O of its own: storage comes in through the {@link Directory} port and logs go
+ * out through the {@link Logger} port. It must never import file-system, network, HTTP, Kafka or
+ * S3 code (enforced by the dependency rules in .dependency-cruiser.cjs).
+ */
+export { Index, LOCK_FILE } from './search-index.js';
+export type { IndexOpenOptions, SearchRequest, SearchResponse, SearchHit, IndexStats, BatchSource } from './search-index.js';
+export type { CommitResult, WriterOptions } from './commit/index-writer.js';
+export type { Directory, Appender, Lock, LockOwner } from './directory.js';
+export { YarrowError, ErrorCode } from './errors.js';
+export type { ErrorDetails } from './errors.js';
+export type { Logger } from './logger.js';
+export { silentLogger } from './logger.js';
+export { parseMapping } from './schema/mapping.js';
+export type { Mapping, FieldMapping } from './schema/mapping.js';
+export { getAnalyzer, analyzerNames } from './analysis/analyzers.js';
+export type { Analyzer } from './analysis/analyzer.js';

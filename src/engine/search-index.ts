@@ -1,0 +1,420 @@
+/**
+ * The Index facade: the engine's public face. Opens or creates an index in a Directory, takes its
+ * write lock, replays the write-ahead log, and offers upsert/delete, refresh, commit, search and
+ * verification. A read-only index (for `yarrow search`) takes no lock and follows new commits.
+ */
+import { hostname } from 'node:os';
+import { getAnalyzer } from './analysis/analyzers.js';
+import { verifyChecksum } from './codec/file-format.js';
+import { IndexWriter, defaultWriterOptions, writeManifest } from './commit/index-writer.js';
+import type { CommitResult, WriterOptions } from './commit/index-writer.js';
+import { FORMAT_VERSION, MANIFEST_FILE, MANIFEST_TEMP_FILE, decodeManifest, manifestFiles } from './commit/manifest.js';
+import type { Manifest } from './commit/manifest.js';
+import { WriteAheadLog, walGenerationOf } from './commit/write-ahead-log.js';
+import type { Directory } from './directory.js';
+import { ErrorCode, YarrowError } from './errors.js';
+import { silentLogger } from './logger.js';
+import type { Logger } from './logger.js';
+import { validateDocument } from './schema/document.js';
+import type { DocumentLocation, ValidDocument } from './schema/document.js';
+import { mappingFromJson, mappingToJson, parseMapping } from './schema/mapping.js';
+import type { Mapping } from './schema/mapping.js';
+import { parseQuery } from './search/query.js';
+import { searchTopDocs } from './search/searcher.js';
+import { readVerified, SegmentReader } from './segment/segment-reader.js';
+import { Snapshot } from './segment/snapshot.js';
+
+/** Name of the write lock file in an index directory. */
+export const LOCK_FILE = 'write.lock';
+
+/** How to open an index. */
+export interface IndexOpenOptions {
+  /** Index name, recorded in the manifest (default "default"). */
+  readonly name?: string;
+  /**
+   * The mapping: the `fields` object of the config's schema entry (`{ fields: {...} }`), or a
+   * parsed Mapping. Required to create an index; when the index exists it must be the same.
+   */
+  readonly mapping?: unknown;
+  /** Make buffered documents searchable every this many ms (default 1000; 0 = only on demand). */
+  readonly refreshIntervalMs?: number;
+  /** Open for searching only: no lock, no writes, follows new commits with {@link Index.reload}. */
+  readonly readOnly?: boolean;
+  readonly logger?: Logger;
+  readonly writer?: Partial<WriterOptions>;
+}
+
+/** A search request (SPEC §4.3; more options arrive with the search features). */
+export interface SearchRequest {
+  readonly query?: unknown;
+  readonly size?: number;
+  readonly from?: number;
+  /** true: count every hit; false/number: count exactly up to that many (default 1000). */
+  readonly track_total_hits?: boolean | number;
+}
+
+/** One hit: id, score and stored fields. */
+export interface SearchHit {
+  readonly _id: string;
+  readonly _score: number;
+  readonly [field: string]: unknown;
+}
+
+export interface SearchResponse {
+  readonly took: number;
+  readonly total: number;
+  /** "eq" when total is exact, "gte" when it is a lower bound. */
+  readonly total_relation: 'eq' | 'gte';
+  readonly hits: readonly SearchHit[];
+}
+
+/** Figures about an index. */
+export interface IndexStats {
+  readonly name: string;
+  readonly docs: number;
+  readonly segments: number;
+  readonly seq: number;
+  readonly sizeBytes: number;
+  readonly bufferedDocs: number;
+}
+
+/** Where a batch of documents came from, for error messages. */
+export interface BatchSource {
+  readonly source?: string;
+  /** Line number of the first document (1-based); documents are then numbered by line. */
+  readonly firstLine?: number;
+  /** Per-document locations, when the caller knows them exactly. */
+  readonly locations?: readonly DocumentLocation[];
+}
+
+const DEFAULT_TRACK_TOTAL_HITS = 1000;
+const MAX_RESULT_WINDOW = 10_000;
+
+/** A named index in a Directory. */
+export class Index {
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  private constructor(
+    private readonly dir: Directory,
+    readonly name: string,
+    readonly mapping: Mapping,
+    private readonly writer: IndexWriter | null,
+    private readonlySnapshot: Snapshot | null,
+    private manifest: Manifest,
+    private readonly log: Logger,
+  ) {}
+
+  /** Opens the index in `dir`, creating it (with `options.mapping`) when it has no manifest. */
+  static async open(dir: Directory, options: IndexOpenOptions = {}): Promise<Index> {
+    const log = options.logger ?? silentLogger;
+    if (options.readOnly === true) return Index.openReadOnly(dir, log);
+    const lock = await dir.obtainLock(LOCK_FILE, ownerInfo(), (stale) => {
+      log.warn(`taking over a stale lock of ${dir.describe()}: its holder pid ${stale.pid} on ${stale.hostname} (since ${stale.since}) is gone`);
+    });
+    try {
+      let manifest: Manifest;
+      let mapping: Mapping;
+      if (await dir.exists(MANIFEST_FILE)) {
+        manifest = decodeManifest(await dir.readFile(MANIFEST_FILE));
+        mapping = mappingFromJson(manifest.mapping);
+        if (options.mapping !== undefined) checkSameMapping(mapping, toMapping(options.mapping, manifest.name), manifest.name);
+      } else {
+        if (options.mapping === undefined) {
+          throw new YarrowError(ErrorCode.invalidMapping, `${dir.describe()} holds no index and no mapping was given to create one`);
+        }
+        const name = options.name ?? 'default';
+        mapping = toMapping(options.mapping, name);
+        manifest = {
+          formatVersion: FORMAT_VERSION,
+          name,
+          mapping: mappingToJson(mapping),
+          seq: 0,
+          committedAt: new Date().toISOString(),
+          segments: [],
+          nextSegmentId: 0,
+          walGeneration: 0,
+          checkpoints: {},
+        };
+        await writeManifest(dir, manifest);
+        log.info(`created index ${name} in ${dir.describe()}`);
+      }
+      await removeOrphans(dir, manifest, log);
+      const segments = await Promise.all(
+        manifest.segments.map(async (info, i) => {
+          const reader = await SegmentReader.open(dir, info);
+          const liveDocs = await reader.readLiveDocs(dir);
+          return { info, reader, liveDocs, liveDirty: false, durable: true, delGen: delGenOf(manifest, i), merging: false };
+        }),
+      );
+      const replayGen = (await dir.list()).map(walGenerationOf).filter((g): g is number => g !== undefined);
+      const walGen = Math.max(manifest.walGeneration, ...replayGen.map((g) => g + 1));
+      const wal = await WriteAheadLog.open(dir, walGen);
+      const writer = new IndexWriter(dir, mapping, getAnalyzer, lock, log, { ...defaultWriterOptions, ...options.writer }, segments, manifest, wal);
+      let replayed = 0;
+      await WriteAheadLog.replay(
+        dir,
+        manifest.walGeneration,
+        (ops) => {
+          for (const op of ops) {
+            if ('u' in op) writer.applyUpsert(validateDocument(mapping, op.u), String(op.u._id));
+            else writer.applyDelete(op.d);
+            replayed++;
+          }
+        },
+        (file, offset) => { log.warn(`write-ahead log ${file} ends with a torn record at byte ${offset} (never acknowledged); ignoring it`); },
+      );
+      if (replayed > 0) {
+        log.info(`replayed ${replayed} operations from the write-ahead log`);
+        await writer.commit();
+      }
+      const index = new Index(dir, manifest.name, mapping, writer, null, writer.lastCommit, log);
+      index.startRefreshTimer(options.refreshIntervalMs ?? 1000);
+      return index;
+    } catch (e) {
+      await lock.release();
+      throw e;
+    }
+  }
+
+  private static async openReadOnly(dir: Directory, log: Logger): Promise<Index> {
+    const manifest = decodeManifest(await dir.readFile(MANIFEST_FILE));
+    const mapping = mappingFromJson(manifest.mapping);
+    const snapshot = await openSnapshot(dir, manifest, 1);
+    return new Index(dir, manifest.name, mapping, null, snapshot, manifest, log);
+  }
+
+  /**
+   * Validates and indexes documents (upsert by `_id`; a missing `_id` gets a generated one). All or
+   * nothing: one invalid document rejects the whole batch with an error naming it. Resolves once
+   * the batch is durable (write-ahead log); searchable after the next refresh.
+   */
+  async upsert(docs: readonly unknown[], source: BatchSource = {}): Promise<{ docs: number }> {
+    const writer = this.requireWriter();
+    const batch: { doc: ValidDocument; id: string; raw: Record<string, unknown> }[] = [];
+    for (let i = 0; i < docs.length; i++) {
+      const location = source.locations?.[i] ?? locate(source, i);
+      const doc = validateDocument(this.mapping, docs[i], location);
+      let raw = docs[i] as Record<string, unknown>;
+      let id = doc.id;
+      let valid = doc;
+      if (id === undefined) {
+        id = globalThis.crypto.randomUUID();
+        raw = { ...raw, _id: id };
+        valid = { ...doc, stored: { _id: id, ...doc.stored } };
+      } else if (raw._id !== id) {
+        raw = { ...raw, _id: id };
+      }
+      batch.push({ doc: valid, id, raw });
+    }
+    await writer.write(batch);
+    return { docs: batch.length };
+  }
+
+  /** Deletes documents by id (durable once resolved, visible after the next refresh). */
+  async delete(ids: readonly string[]): Promise<void> {
+    await this.requireWriter().write([], ids);
+  }
+
+  /** Makes everything written so far searchable. */
+  async refresh(): Promise<void> {
+    await this.requireWriter().refresh();
+  }
+
+  /** Commits durably: segments, live docs and a new manifest. */
+  async commit(): Promise<CommitResult> {
+    const result = await this.requireWriter().commit();
+    this.manifest = this.requireWriter().lastCommit;
+    return result;
+  }
+
+  /** Records a source checkpoint to be stored by the next commit. */
+  setCheckpoint(source: string, position: unknown): void {
+    this.requireWriter().setCheckpoint(source, position);
+  }
+
+  /** Checkpoints stored by the last commit. */
+  get checkpoints(): Readonly<Record<string, unknown>> {
+    return (this.writer?.lastCommit ?? this.manifest).checkpoints;
+  }
+
+  /** Runs a search request on the latest snapshot. */
+  search(request: SearchRequest = {}): SearchResponse {
+    const started = performance.now();
+    const size = intOption(request.size, 10, 'size');
+    const from = intOption(request.from, 0, 'from');
+    if (from + size > MAX_RESULT_WINDOW) {
+      throw new YarrowError(ErrorCode.invalidQuery, `from + size must be <= ${MAX_RESULT_WINDOW} (got ${from + size}); use search_after for deep paging`);
+    }
+    const track = request.track_total_hits;
+    const countUpTo = track === true ? Infinity : track === false ? 0 : track ?? DEFAULT_TRACK_TOTAL_HITS;
+    const query = parseQuery(request.query, this.mapping, getAnalyzer);
+    const snapshot = this.acquireSnapshot();
+    try {
+      const top = searchTopDocs(snapshot, query, from + size, countUpTo);
+      const hits = top.hits.slice(from).map((h) => loadHit(snapshot, h.doc, h.score));
+      return { took: Math.round(performance.now() - started), total: top.total, total_relation: top.totalRelation, hits };
+    } finally {
+      snapshot.release();
+    }
+  }
+
+  /** Figures about the index. */
+  stats(): IndexStats {
+    const snapshot = this.acquireSnapshot();
+    try {
+      let sizeBytes = 0;
+      for (const s of this.currentManifest().segments) for (const f of s.files) sizeBytes += f.size;
+      return {
+        name: this.name,
+        docs: snapshot.liveCount,
+        segments: snapshot.segments.length,
+        seq: this.currentManifest().seq,
+        sizeBytes,
+        bufferedDocs: this.writer?.bufferedDocs ?? 0,
+      };
+    } finally {
+      snapshot.release();
+    }
+  }
+
+  /** Re-reads every file of the last commit and checks sizes and checksums; throws on damage. */
+  async verify(): Promise<{ files: number; bytes: number }> {
+    const manifest = this.currentManifest();
+    let bytes = 0;
+    let files = 0;
+    for (const seg of manifest.segments) {
+      for (const f of [...seg.files, ...(seg.liveDocs === null ? [] : [seg.liveDocs])]) {
+        const data = await readVerified(this.dir, f);
+        verifyChecksum(data, f.name);
+        bytes += data.length;
+        files++;
+      }
+    }
+    return { files, bytes };
+  }
+
+  /** Read-only indexes: switches to the newest commit if there is one; returns its seq. */
+  async reload(): Promise<number> {
+    if (this.writer !== null) return this.writer.lastCommit.seq;
+    const manifest = decodeManifest(await this.dir.readFile(MANIFEST_FILE));
+    if (manifest.seq !== this.manifest.seq) {
+      const next = await openSnapshot(this.dir, manifest, manifest.seq);
+      this.readonlySnapshot?.release();
+      this.readonlySnapshot = next;
+      this.manifest = manifest;
+    }
+    return this.manifest.seq;
+  }
+
+  /** Stops the refresh timer, commits what is pending (writers) and releases the lock. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.timer !== null) clearInterval(this.timer);
+    if (this.writer !== null) await this.writer.close();
+    this.readonlySnapshot?.release();
+  }
+
+  private acquireSnapshot(): Snapshot {
+    if (this.closed) throw new YarrowError(ErrorCode.indexClosed, `index ${this.name} is closed`);
+    return this.writer !== null ? this.writer.acquireSnapshot() : this.readonlySnapshot!.acquire();
+  }
+
+  private currentManifest(): Manifest {
+    return this.writer?.lastCommit ?? this.manifest;
+  }
+
+  private requireWriter(): IndexWriter {
+    if (this.closed) throw new YarrowError(ErrorCode.indexClosed, `index ${this.name} is closed`);
+    if (this.writer === null) throw new YarrowError(ErrorCode.indexClosed, `index ${this.name} is open read-only`);
+    return this.writer;
+  }
+
+  private startRefreshTimer(ms: number): void {
+    if (ms <= 0) return;
+    this.timer = setInterval(() => {
+      this.writer?.refresh().catch((e: unknown) => { this.log.error(`refresh failed: ${(e as Error).message}`); });
+    }, ms);
+    this.timer.unref();
+  }
+}
+
+function toMapping(raw: unknown, name: string): Mapping {
+  if (typeof raw === 'object' && raw !== null && 'field' in raw && typeof (raw as Mapping).field === 'function') return raw as Mapping;
+  return parseMapping(raw, `schema.${name}`);
+}
+
+function checkSameMapping(existing: Mapping, given: Mapping, name: string): void {
+  if (JSON.stringify(mappingToJson(existing)) !== JSON.stringify(mappingToJson(given))) {
+    throw new YarrowError(
+      ErrorCode.invalidMapping,
+      `the mapping of index ${name} differs from the one it was created with; re-index into a new index to change it`,
+    );
+  }
+}
+
+function delGenOf(manifest: Manifest, i: number): number {
+  const live = manifest.segments[i].liveDocs;
+  if (live === null) return 0;
+  const m = /_(\d+)\.liv$/.exec(live.name);
+  return m === null ? 0 : Number(m[1]);
+}
+
+/** Deletes files that no commit references: leftovers of a crash between flush and commit. */
+async function removeOrphans(dir: Directory, manifest: Manifest, log: Logger): Promise<void> {
+  const keep = new Set([MANIFEST_FILE, LOCK_FILE, ...manifestFiles(manifest)]);
+  for (const name of await dir.list()) {
+    if (keep.has(name)) continue;
+    const gen = walGenerationOf(name);
+    if (gen !== undefined && gen >= manifest.walGeneration) continue;
+    if (name !== MANIFEST_TEMP_FILE && gen === undefined && !/^seg-/.test(name)) continue;
+    log.debug(`removing unreferenced file ${name}`);
+    await dir.delete(name);
+  }
+}
+
+async function openSnapshot(dir: Directory, manifest: Manifest, generation: number): Promise<Snapshot> {
+  const segments = await Promise.all(
+    manifest.segments.map(async (info) => {
+      const reader = await SegmentReader.open(dir, info);
+      return { reader, liveDocs: await reader.readLiveDocs(dir) };
+    }),
+  );
+  return new Snapshot(generation, segments, () => undefined);
+}
+
+function loadHit(snapshot: Snapshot, doc: number, score: number): SearchHit {
+  const segs = snapshot.segments;
+  let lo = 0;
+  let hi = segs.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (segs[mid].docBase <= doc) lo = mid;
+    else hi = mid - 1;
+  }
+  const seg = segs[lo];
+  const stored = seg.reader.stored.get(doc - seg.docBase);
+  const { _id, ...fields } = stored;
+  return { _id: String(_id), _score: score, ...fields };
+}
+
+function locate(source: BatchSource, i: number): DocumentLocation {
+  const loc: { source?: string; line?: number; ordinal?: number } = {};
+  if (source.source !== undefined) loc.source = source.source;
+  if (source.firstLine !== undefined) loc.line = source.firstLine + i;
+  else loc.ordinal = i + 1;
+  return loc;
+}
+
+function intOption(v: unknown, dflt: number, name: string): number {
+  if (v === undefined) return dflt;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
+    throw new YarrowError(ErrorCode.invalidQuery, `${name}: expected a non-negative integer, got ${JSON.stringify(v)}`);
+  }
+  return v;
+}
+
+function ownerInfo(): { pid: number; hostname: string; since: string } {
+  return { pid: process.pid, hostname: hostname(), since: new Date().toISOString() };
+}

@@ -1,0 +1,157 @@
+/**
+ * Drives scorers over one segment into a {@link TopKCollector}, with dynamic pruning.
+ *
+ * Hits are counted exactly until `countUpTo` matches have been seen (Lucene's total hits
+ * threshold); after that, pruning is allowed and the count becomes a lower bound.
+ *
+ * - {@link scoreWithBlockMax}: any scorer; skips each block range whose bound cannot beat the
+ *   threshold (block-max WAND for a single term or a conjunction).
+ * - {@link scoreMaxScore}: a disjunction of clauses combined by a monotone function (sum or
+ *   dis_max): per window of blocks, clauses are split into "essential" ones, which alone can
+ *   produce a competitive doc, and "non-essential" ones, only probed for candidates found by the
+ *   essential ones while the candidate's bound still beats the threshold (Lucene's
+ *   MaxScoreBulkScorer, after Turtle and Flood's MaxScore).
+ */
+import type { LiveDocs } from '../codec/live-docs/live-docs.js';
+import type { ScoreCombiner } from './score-combiner.js';
+import { BOUND_SLACK, NO_MORE_DOCS } from './scorer.js';
+import type { Scorer } from './scorer.js';
+import type { TopKCollector } from './top-k-collector.js';
+
+/** Shared state of one search across segments. */
+export interface CollectContext {
+  readonly collector: TopKCollector;
+  /** Exact counting stops (and pruning starts) after this many hits. */
+  readonly countUpTo: number;
+}
+
+/** Scores every doc of `scorer`, skipping non-competitive block ranges once counting is done. */
+export function scoreWithBlockMax(scorer: Scorer, live: LiveDocs | null, docBase: number, ctx: CollectContext): void {
+  const collector = ctx.collector;
+  let doc = scorer.nextDoc();
+  let windowEnd = -1;
+  let windowThreshold = NaN;
+  while (doc !== NO_MORE_DOCS) {
+    const threshold = collector.threshold;
+    if (collector.totalHits >= ctx.countUpTo && threshold > -Infinity) {
+      if (doc > windowEnd || threshold !== windowThreshold) {
+        windowEnd = scorer.advanceShallow(doc);
+        windowThreshold = threshold;
+        if (scorer.maxScoreUpTo(windowEnd) * BOUND_SLACK <= threshold) {
+          if (windowEnd === NO_MORE_DOCS) break;
+          doc = scorer.advance(windowEnd + 1);
+          continue;
+        }
+      }
+    }
+    if (live === null || live.isLive(doc)) {
+      collector.totalHits++;
+      const score = scorer.score();
+      if (score > collector.threshold) collector.collect(docBase + doc, score);
+    }
+    doc = scorer.nextDoc();
+  }
+}
+
+/** Top-k over a disjunction of `clauses` combined by `combiner`, with MaxScore pruning. */
+export function scoreMaxScore(
+  clauses: readonly Scorer[],
+  combiner: ScoreCombiner,
+  live: LiveDocs | null,
+  docBase: number,
+  ctx: CollectContext,
+): void {
+  const n = clauses.length;
+  const collector = ctx.collector;
+  const scores = new Float64Array(n);
+  const bounds = new Float64Array(n);
+  const partial = new Float64Array(n);
+  /** Clause indexes by ascending window bound; order[essentialFrom..] are the essential ones. */
+  const order = Array.from({ length: n }, (_, i) => i);
+  let essentialFrom = 0;
+  for (const c of clauses) c.nextDoc();
+
+  while (true) {
+    const windowStart = minDoc(clauses);
+    if (windowStart === NO_MORE_DOCS) return;
+    const threshold = collector.threshold;
+    let upTo: number;
+    if (collector.totalHits < ctx.countUpTo || threshold === -Infinity) {
+      // Counting exactly: a one-doc window where every clause is essential.
+      upTo = windowStart;
+      essentialFrom = 0;
+    } else {
+      upTo = NO_MORE_DOCS;
+      for (const c of clauses) {
+        if (c.doc === NO_MORE_DOCS) continue;
+        const end = c.advanceShallow(windowStart);
+        if (end < upTo) upTo = end;
+      }
+      for (let i = 0; i < n; i++) {
+        const c = clauses[i];
+        bounds[i] = c.doc === NO_MORE_DOCS ? 0 : c.maxScoreUpTo(upTo) * BOUND_SLACK;
+      }
+      order.sort((a, b) => bounds[a] - bounds[b]);
+      // The longest prefix (by ascending bound) whose clauses together cannot beat the threshold.
+      essentialFrom = 0;
+      partial.fill(0);
+      while (essentialFrom < n) {
+        partial[essentialFrom] = bounds[order[essentialFrom]]!;
+        if (combiner.combine(partial, essentialFrom + 1) > threshold) break;
+        essentialFrom++;
+      }
+      if (essentialFrom === n) {
+        if (upTo === NO_MORE_DOCS) return;
+        for (const c of clauses) if (c.doc <= upTo) c.advance(upTo + 1);
+        continue;
+      }
+    }
+    while (true) {
+      let candidate = NO_MORE_DOCS;
+      for (let e = essentialFrom; e < n; e++) {
+        const d = clauses[order[e]].doc;
+        if (d < candidate) candidate = d;
+      }
+      if (candidate > upTo || candidate === NO_MORE_DOCS) break;
+      if (live === null || live.isLive(candidate)) scoreCandidate(candidate, essentialFrom);
+      for (let e = essentialFrom; e < n; e++) {
+        const c = clauses[order[e]];
+        if (c.doc === candidate) c.nextDoc();
+      }
+    }
+    // Docs of this window matched only by non-essential clauses cannot compete.
+    if (upTo === NO_MORE_DOCS) return;
+    for (let i = 0; i < essentialFrom; i++) {
+      const c = clauses[order[i]];
+      if (c.doc <= upTo) c.advance(upTo + 1);
+    }
+  }
+
+  function scoreCandidate(candidate: number, essentialFrom: number): void {
+    scores.fill(0);
+    for (let e = essentialFrom; e < n; e++) {
+      const idx = order[e];
+      const c = clauses[idx];
+      if (c.doc === candidate) scores[idx] = c.score();
+    }
+    // Probe non-essential clauses, highest bound first, while the doc can still compete.
+    for (let i = essentialFrom - 1; i >= 0; i--) {
+      for (let j = 0; j < n; j++) partial[j] = scores[j]!;
+      for (let j = 0; j <= i; j++) partial[order[j]] = bounds[order[j]]!;
+      if (combiner.combine(partial, n) <= collector.threshold) return;
+      const idx = order[i];
+      const c = clauses[idx];
+      if (c.doc < candidate) c.advance(candidate);
+      if (c.doc === candidate) scores[idx] = c.score();
+    }
+    collector.totalHits++;
+    const score = combiner.combine(scores, n);
+    if (score > collector.threshold) collector.collect(docBase + candidate, score);
+  }
+}
+
+function minDoc(clauses: readonly Scorer[]): number {
+  let min = NO_MORE_DOCS;
+  for (const c of clauses) if (c.doc < min) min = c.doc;
+  return min;
+}

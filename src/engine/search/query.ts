@@ -1,0 +1,167 @@
+/**
+ * The query tree: parsed from the JSON search request (Elasticsearch / Nixiesearch shapes),
+ * validated against the mapping, with query text already analyzed by each field's analyzer.
+ */
+import type { Analyzer } from '../analysis/analyzer.js';
+import { ErrorCode, YarrowError } from '../errors.js';
+import type { Mapping } from '../schema/mapping.js';
+
+/** Matches every live doc with score 1 (times boost). */
+export interface MatchAllQuery {
+  readonly kind: 'match_all';
+  readonly boost: number;
+}
+
+/** Analyzed terms of one field, combined with or / and. Duplicate terms each count, as in Lucene. */
+export interface FieldTermsQuery {
+  readonly kind: 'terms';
+  readonly field: string;
+  readonly terms: readonly string[];
+  readonly operator: 'or' | 'and';
+  readonly boost: number;
+}
+
+/** Clauses combined by sum (most_fields, should) or dis_max (best_fields). */
+export interface CompoundQuery {
+  readonly kind: 'sum' | 'dis_max';
+  readonly clauses: readonly Query[];
+  readonly tieBreaker: number;
+}
+
+export type Query = MatchAllQuery | FieldTermsQuery | CompoundQuery;
+
+/** Parses the `query` object of a search request. */
+export function parseQuery(json: unknown, mapping: Mapping, analyzer: (name: string) => Analyzer, path = 'query'): Query {
+  if (json === undefined || json === null) return { kind: 'match_all', boost: 1 };
+  const [type, body] = singleKey(json, path);
+  switch (type) {
+    case 'match_all':
+      return { kind: 'match_all', boost: optionalNumber(objectOf(body, `${path}.match_all`), 'boost', `${path}.match_all`) ?? 1 };
+    case 'match':
+      return parseMatch(body, mapping, analyzer, `${path}.match`);
+    case 'multi_match':
+      return parseMultiMatch(body, mapping, analyzer, `${path}.multi_match`);
+    default:
+      throw invalid(path, `unknown query type "${type}"; expected one of match_all, match, multi_match`);
+  }
+}
+
+function parseMatch(body: unknown, mapping: Mapping, analyzer: (name: string) => Analyzer, path: string): Query {
+  const [field, spec] = singleKey(body, path);
+  let text: unknown = spec;
+  let operator: 'or' | 'and' = 'or';
+  let boost = 1;
+  if (typeof spec === 'object' && spec !== null && !Array.isArray(spec)) {
+    const o = spec as Record<string, unknown>;
+    checkKeys(o, ['query', 'operator', 'boost'], `${path}.${field}`);
+    text = o.query;
+    operator = parseOperator(o.operator, `${path}.${field}.operator`);
+    boost = optionalNumber(o, 'boost', `${path}.${field}`) ?? 1;
+  }
+  if (typeof text !== 'string') throw invalid(`${path}.${field}.query`, `expected a string, got ${typeName(text)}`);
+  return fieldTerms(field, text, operator, boost, mapping, analyzer, path);
+}
+
+function parseMultiMatch(body: unknown, mapping: Mapping, analyzer: (name: string) => Analyzer, path: string): Query {
+  const o = objectOf(body, path);
+  checkKeys(o, ['query', 'fields', 'type', 'operator', 'tie_breaker', 'boost'], path);
+  if (typeof o.query !== 'string') throw invalid(`${path}.query`, `expected a string, got ${typeName(o.query)}`);
+  const text = o.query;
+  const operator = parseOperator(o.operator, `${path}.operator`);
+  const boost = optionalNumber(o, 'boost', path) ?? 1;
+  const tieBreaker = optionalNumber(o, 'tie_breaker', path) ?? 0;
+  const type = o.type ?? 'best_fields';
+  if (type !== 'best_fields' && type !== 'most_fields') {
+    throw invalid(`${path}.type`, `expected best_fields or most_fields, got ${JSON.stringify(type)}`);
+  }
+  let fields: string[];
+  if (o.fields === undefined) {
+    fields = mapping.fields.filter((f) => f.analyzer !== null).map((f) => f.name);
+  } else if (Array.isArray(o.fields) && o.fields.every((f) => typeof f === 'string')) {
+    fields = o.fields;
+  } else {
+    throw invalid(`${path}.fields`, `expected an array of field names, got ${typeName(o.fields)}`);
+  }
+  const clauses = fields.map((spec) => {
+    const [field, fieldBoost] = splitBoost(spec, `${path}.fields`);
+    return fieldTerms(field, text, operator, boost * fieldBoost, mapping, analyzer, path);
+  });
+  if (clauses.length === 1) return clauses[0];
+  return { kind: type === 'best_fields' ? 'dis_max' : 'sum', clauses, tieBreaker };
+}
+
+function fieldTerms(
+  field: string,
+  text: string,
+  operator: 'or' | 'and',
+  boost: number,
+  mapping: Mapping,
+  analyzer: (name: string) => Analyzer,
+  path: string,
+): FieldTermsQuery {
+  const mapped = mapping.field(field);
+  if (mapped === undefined) throw invalid(path, `field "${field}" is not in the mapping`, { field });
+  if (mapped.analyzer === null) {
+    throw invalid(path, `field "${field}" is not searchable (type ${mapped.type}, search disabled)`, { field });
+  }
+  const terms: string[] = [];
+  analyzer(mapped.analyzer).analyze(text, (term) => terms.push(term));
+  return { kind: 'terms', field, terms, operator, boost };
+}
+
+function splitBoost(spec: string, path: string): [string, number] {
+  const caret = spec.lastIndexOf('^');
+  if (caret < 0) return [spec, 1];
+  const boost = Number(spec.slice(caret + 1));
+  if (!Number.isFinite(boost) || boost < 0) throw invalid(path, `bad boost in "${spec}"`);
+  return [spec.slice(0, caret), boost];
+}
+
+function parseOperator(v: unknown, path: string): 'or' | 'and' {
+  if (v === undefined) return 'or';
+  if (typeof v === 'string') {
+    const lower = v.toLowerCase();
+    if (lower === 'or' || lower === 'and') return lower;
+  }
+  throw invalid(path, `expected "or" or "and", got ${JSON.stringify(v)}`);
+}
+
+function singleKey(json: unknown, path: string): [string, unknown] {
+  const o = objectOf(json, path);
+  const keys = Object.keys(o);
+  if (keys.length !== 1) throw invalid(path, `expected an object with exactly one key, got ${keys.length} keys`);
+  return [keys[0], o[keys[0]]];
+}
+
+function objectOf(json: unknown, path: string): Record<string, unknown> {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw invalid(path, `expected an object, got ${typeName(json)}`);
+  }
+  return json as Record<string, unknown>;
+}
+
+function optionalNumber(o: Record<string, unknown>, key: string, path: string): number | undefined {
+  const v = o[key];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
+    throw invalid(`${path}.${key}`, `expected a non-negative number, got ${typeName(v)}`);
+  }
+  return v;
+}
+
+function checkKeys(o: Record<string, unknown>, allowed: readonly string[], path: string): void {
+  for (const k of Object.keys(o)) {
+    if (!allowed.includes(k)) throw invalid(`${path}.${k}`, `unknown key; expected one of ${allowed.join(', ')}`);
+  }
+}
+
+function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
+}
+
+/** A 400-class error naming the request path. */
+export function invalid(path: string, reason: string, details: Record<string, unknown> = {}): YarrowError {
+  return new YarrowError(ErrorCode.invalidQuery, `${path}: ${reason}`, { path, ...details });
+}

@@ -1,0 +1,57 @@
+/**
+ * Scores one term of one field over a segment with BM25, using the postings' block maxima (max
+ * frequency, min norm) as score bounds.
+ */
+import type { PostingsIterator } from '../codec/postings/postings-reader.js';
+import { bm25Score } from './bm25.js';
+import type { Scorer } from './scorer.js';
+
+export class TermScorer implements Scorer {
+  readonly maxScore: number;
+
+  /**
+   * @param weight boost * idf of the term
+   * @param normInverse the BM25 length table of the field (see bm25NormCache)
+   */
+  constructor(
+    private readonly postings: PostingsIterator,
+    private readonly norms: Uint8Array,
+    private readonly weight: number,
+    private readonly normInverse: Float64Array,
+    maxFreq: number,
+    minNorm: number,
+  ) {
+    this.maxScore = bm25Score(weight, maxFreq, normInverse[minNorm]);
+  }
+
+  get doc(): number {
+    return this.postings.doc;
+  }
+
+  get cost(): number {
+    return this.postings.cost;
+  }
+
+  nextDoc(): number {
+    return this.postings.nextDoc();
+  }
+
+  advance(target: number): number {
+    return this.postings.advance(target);
+  }
+
+  score(): number {
+    const p = this.postings;
+    return bm25Score(this.weight, p.freq(), this.normInverse[this.norms[p.doc]]);
+  }
+
+  advanceShallow(target: number): number {
+    return this.postings.advanceShallow(target);
+  }
+
+  maxScoreUpTo(upTo: number): number {
+    const bounds = this.postings.boundsUpTo(upTo);
+    if (bounds.maxFreq === 0) return 0;
+    return bm25Score(this.weight, bounds.maxFreq, this.normInverse[bounds.minNorm]);
+  }
+}

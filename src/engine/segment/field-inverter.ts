@@ -1,0 +1,99 @@
+/**
+ * The in-memory inverted index of one full-text field while documents are buffered: each term
+ * maps to its docs, frequencies and positions, appended as documents arrive (docs arrive in
+ * increasing doc id order, so postings are built already sorted by doc).
+ */
+import type { Analyzer, TokenSink } from '../analysis/analyzer.js';
+import { lengthToNorm } from '../codec/norms/small-float.js';
+import { IndexOptions } from '../codec/postings/postings-format.js';
+import type { SegmentWriter } from './segment-writer.js';
+
+/** Position increment between the values of a multi-valued field, so phrases never span values. */
+export const POSITION_GAP = 100;
+
+/** Inverts one field of the buffered documents. */
+export class FieldInverter {
+  private readonly termIds = new Map<string, number>();
+  private readonly terms: string[] = [];
+  private readonly docs: number[][] = [];
+  private readonly freqs: number[][] = [];
+  private readonly positions: number[][] = [];
+  /** Field length (token count) per doc id; 0 when the doc has no token in this field. */
+  private readonly lengths: number[] = [];
+  private docCount = 0;
+  private sumTotalTermFreq = 0;
+  private tokens = 0;
+  private currentDoc = 0;
+  private currentLength = 0;
+  private readonly sink: TokenSink;
+
+  constructor(
+    readonly field: string,
+    private readonly analyzer: Analyzer,
+  ) {
+    this.sink = (term, position) => {
+      this.currentLength++;
+      let id = this.termIds.get(term);
+      if (id === undefined) {
+        id = this.terms.length;
+        this.termIds.set(term, id);
+        this.terms.push(term);
+        this.docs.push([this.currentDoc]);
+        this.freqs.push([1]);
+        this.positions.push([position]);
+        return;
+      }
+      const docs = this.docs[id];
+      const freqs = this.freqs[id];
+      if (docs[docs.length - 1] === this.currentDoc) freqs[freqs.length - 1]++;
+      else {
+        docs.push(this.currentDoc);
+        freqs.push(1);
+      }
+      this.positions[id].push(position);
+    };
+  }
+
+  /** Number of distinct terms buffered. */
+  get termCount(): number {
+    return this.terms.length;
+  }
+
+  /** Tokens buffered, a proxy for memory use. */
+  get tokenCount(): number {
+    return this.tokens;
+  }
+
+  /** Analyzes the values of `docId` (docs must arrive in increasing order) into the postings. */
+  invert(docId: number, values: readonly (string | number | boolean)[]): void {
+    this.currentDoc = docId;
+    this.currentLength = 0;
+    let position = 0;
+    for (const value of values) {
+      position = this.analyzer.analyze(String(value), this.sink, position) + POSITION_GAP;
+    }
+    while (this.lengths.length < docId) this.lengths.push(0);
+    this.lengths.push(this.currentLength);
+    if (this.currentLength > 0) {
+      this.docCount++;
+      this.sumTotalTermFreq += this.currentLength;
+      this.tokens += this.currentLength;
+    }
+  }
+
+  /** Writes the field's terms, in sorted order, into a segment of `maxDoc` docs. */
+  writeTo(writer: SegmentWriter, maxDoc: number): void {
+    const norms = new Uint8Array(maxDoc);
+    for (let d = 0; d < this.lengths.length; d++) norms[d] = lengthToNorm(this.lengths[d]);
+    writer.startField(this.field, IndexOptions.docsFreqsPositions, norms, {
+      docCount: this.docCount,
+      sumTotalTermFreq: this.sumTotalTermFreq,
+    });
+    const terms = this.terms;
+    const order = Array.from(terms.keys()).sort((a, b) => (terms[a] < terms[b] ? -1 : 1));
+    for (const id of order) {
+      const docs = this.docs[id];
+      writer.addTerm(terms[id], docs.length, docs, this.freqs[id], this.positions[id]);
+    }
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * The writer's in-memory buffer: documents accepted since the last flush, inverted per field,
+ * with stored fields and doc values, until {@link SegmentBuffer.flush} turns them into an
+ * immutable segment.
+ */
+import type { Analyzer } from '../analysis/analyzer.js';
+import type { DocValuesColumn } from '../codec/doc-values/doc-values-writer.js';
+import { IndexOptions } from '../codec/postings/postings-format.js';
+import type { Mapping } from '../schema/mapping.js';
+import type { ValidDocument } from '../schema/document.js';
+import { FieldInverter } from './field-inverter.js';
+import { SegmentWriter } from './segment-writer.js';
+import type { WrittenSegment } from './segment-writer.js';
+
+/** The name of the implicit id field. */
+export const ID_FIELD = '_id';
+
+type Value = string | number | boolean;
+
+/** Per-doc values of one doc-values field, gathered in doc order. */
+interface ColumnBuilder {
+  readonly field: string;
+  readonly numeric: boolean;
+  readonly offsets: number[];
+  readonly values: Value[];
+}
+
+/** A flushed buffer: the new segment and the doc ids that were replaced inside the buffer. */
+export interface FlushedBuffer extends WrittenSegment {
+  readonly deletedDocs: readonly number[];
+}
+
+/** Buffers validated documents for one future segment. */
+export class SegmentBuffer {
+  private readonly inverters: FieldInverter[] = [];
+  private readonly columns: ColumnBuilder[] = [];
+  private readonly ids: string[] = [];
+  private readonly idToDoc = new Map<string, number>();
+  private readonly storedJson: string[] = [];
+  private readonly deleted = new Set<number>();
+  private storedBytes = 0;
+
+  constructor(mapping: Mapping, analyzer: (name: string) => Analyzer) {
+    for (const field of mapping.fields) {
+      if (field.analyzer !== null) this.inverters.push(new FieldInverter(field.name, analyzer(field.analyzer)));
+      if (field.filter || field.facet || field.sort) {
+        const numeric = field.baseType !== 'text' && field.baseType !== 'id';
+        this.columns.push({ field: field.name, numeric, offsets: [0], values: [] });
+      }
+    }
+  }
+
+  /** Docs buffered, replaced ones included. */
+  get maxDoc(): number {
+    return this.ids.length;
+  }
+
+  /** A rough estimate of the heap the buffer holds, used to decide when to flush. */
+  get estimatedBytes(): number {
+    let tokens = 0;
+    let terms = 0;
+    for (const inv of this.inverters) {
+      tokens += inv.tokenCount;
+      terms += inv.termCount;
+    }
+    return tokens * 12 + terms * 120 + this.storedBytes * 2 + this.ids.length * 64;
+  }
+
+  /** Adds a document whose id is known; a buffered doc with the same id is replaced. */
+  add(doc: ValidDocument, id: string): void {
+    const docId = this.ids.length;
+    const previous = this.idToDoc.get(id);
+    if (previous !== undefined) this.deleted.add(previous);
+    this.idToDoc.set(id, docId);
+    this.ids.push(id);
+    for (const inv of this.inverters) {
+      const values = doc.values.get(inv.field);
+      if (values !== undefined && values.length > 0) inv.invert(docId, values);
+    }
+    for (const col of this.columns) {
+      const values = doc.values.get(col.field);
+      if (values !== undefined) for (const v of values) col.values.push(v);
+      col.offsets.push(col.values.length);
+    }
+    const json = JSON.stringify(doc.stored);
+    this.storedBytes += json.length;
+    this.storedJson.push(json);
+  }
+
+  /** Deletes the buffered doc with this id, if any; returns whether one was live. */
+  delete(id: string): boolean {
+    const docId = this.idToDoc.get(id);
+    if (docId === undefined) return false;
+    this.idToDoc.delete(id);
+    this.deleted.add(docId);
+    return true;
+  }
+
+  /** Whether a live buffered doc has this id. */
+  has(id: string): boolean {
+    return this.idToDoc.has(id);
+  }
+
+  /** Ids of the live buffered docs. */
+  liveIds(): IterableIterator<string> {
+    return this.idToDoc.keys();
+  }
+
+  /** Encodes the buffer as segment `name`. */
+  flush(name: string): FlushedBuffer {
+    const maxDoc = this.ids.length;
+    const writer = new SegmentWriter(name, maxDoc);
+    writeIds(writer, this.ids);
+    for (const inv of this.inverters) inv.writeTo(writer, maxDoc);
+    for (const col of this.columns) writer.addDocValues(buildColumn(col));
+    for (const json of this.storedJson) writer.stored.addRaw(json);
+    const written = writer.finish();
+    return { ...written, deletedDocs: [...this.deleted].sort((a, b) => a - b) };
+  }
+}
+
+function writeIds(writer: SegmentWriter, ids: readonly string[]): void {
+  writer.startField(ID_FIELD, IndexOptions.docs, null, null);
+  const order = Array.from(ids.keys()).sort((a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : a - b));
+  let i = 0;
+  const docs: number[] = [];
+  while (i < order.length) {
+    const id = ids[order[i]];
+    docs.length = 0;
+    while (i < order.length && ids[order[i]] === id) docs.push(order[i++]);
+    writer.addTerm(id, docs.length, docs, null, null);
+  }
+}
+
+function buildColumn(col: ColumnBuilder): DocValuesColumn {
+  const offsets = Uint32Array.from(col.offsets);
+  if (col.numeric) {
+    const values = new Float64Array(col.values.length);
+    for (let i = 0; i < values.length; i++) values[i] = Number(col.values[i]);
+    return { kind: 'numeric', field: col.field, offsets, values };
+  }
+  const strings = col.values.map(String);
+  const dictionary = [...new Set(strings)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const ordOf = new Map(dictionary.map((s, i) => [s, i]));
+  const ords = new Uint32Array(strings.length);
+  for (let d = 0; d + 1 < offsets.length; d++) {
+    const start = offsets[d];
+    const end = offsets[d + 1];
+    for (let i = start; i < end; i++) ords[i] = ordOf.get(strings[i])!;
+    ords.subarray(start, end).sort();
+  }
+  return { kind: 'keyword', field: col.field, dictionary, offsets, ords };
+}

@@ -1,0 +1,47 @@
+/**
+ * What the manifest records of one segment: enough to open it, verify it and compute
+ * collection statistics for scoring without touching its files.
+ */
+
+/** A file of the index with the figures used to verify it. */
+export interface FileInfo {
+  readonly name: string;
+  readonly size: number;
+  /** CRC32 of the whole file. */
+  readonly crc32: number;
+}
+
+/** Per full-text field statistics of a segment (deleted docs included, as in Lucene). */
+export interface FieldStats {
+  /** Docs that have at least one token in the field. */
+  readonly docCount: number;
+  /** Sum of the field lengths (in tokens) over those docs. */
+  readonly sumTotalTermFreq: number;
+}
+
+/** A segment as recorded in a manifest. */
+export interface SegmentInfo {
+  readonly name: string;
+  /** Number of docs in the segment, deleted included: doc ids run from 0 to maxDoc - 1. */
+  readonly maxDoc: number;
+  /** The segment's immutable component files. */
+  readonly files: readonly FileInfo[];
+  readonly fieldStats: Readonly<Partial<Record<string, FieldStats>>>;
+  /** Live docs file of the current deletion generation, or null when no doc is deleted. */
+  readonly liveDocs: FileInfo | null;
+  readonly deletedCount: number;
+}
+
+/** Every file a segment info references. */
+export function segmentFiles(info: SegmentInfo): string[] {
+  const names = info.files.map((f) => f.name);
+  if (info.liveDocs !== null) names.push(info.liveDocs.name);
+  return names;
+}
+
+/** Size in bytes of a segment's files. */
+export function segmentBytes(info: SegmentInfo): number {
+  let size = info.liveDocs?.size ?? 0;
+  for (const f of info.files) size += f.size;
+  return size;
+}

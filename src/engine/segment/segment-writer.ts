@@ -1,0 +1,91 @@
+/**
+ * Assembles one immutable segment from inverted fields, norms, stored documents and doc values.
+ * Both ways a segment is born use it: flushing the in-memory buffer and merging segments.
+ */
+import { crc32 } from '../codec/file-format.js';
+import { encodeDocValues } from '../codec/doc-values/doc-values-writer.js';
+import type { DocValuesColumn } from '../codec/doc-values/doc-values-writer.js';
+import { encodeNorms } from '../codec/norms/norms-writer.js';
+import type { IndexOptions } from '../codec/postings/postings-format.js';
+import { PostingsWriter } from '../codec/postings/postings-writer.js';
+import { StoredFieldsWriter } from '../codec/stored-fields/stored-fields-writer.js';
+import { TermDictionaryWriter } from '../codec/term-dictionary/term-dictionary-writer.js';
+import { SegmentComponent, componentFile } from './segment-component.js';
+import type { FieldStats, FileInfo, SegmentInfo } from './segment-info.js';
+
+/** A finished segment: its files' bytes (not yet written anywhere) and its manifest entry. */
+export interface WrittenSegment {
+  readonly info: SegmentInfo;
+  readonly files: ReadonlyMap<string, Uint8Array>;
+}
+
+/** Collects one segment's parts; call the add methods field by field, terms in order. */
+export class SegmentWriter {
+  private readonly postings = new PostingsWriter();
+  private readonly terms = new TermDictionaryWriter();
+  private readonly norms = new Map<string, Uint8Array>();
+  private readonly fieldStats: Partial<Record<string, FieldStats>> = {};
+  private readonly columns: DocValuesColumn[] = [];
+  private options: IndexOptions = 0;
+  private fieldNorms: Uint8Array | null = null;
+  /** Stored documents, one JSON object per doc id in order. */
+  readonly stored = new StoredFieldsWriter();
+
+  constructor(
+    readonly name: string,
+    readonly maxDoc: number,
+  ) {}
+
+  /**
+   * Starts an indexed field. `norms` (one byte per doc) and `stats` are given for full-text
+   * fields, null for fields that are not scored (`_id`).
+   */
+  startField(field: string, options: IndexOptions, norms: Uint8Array | null, stats: FieldStats | null): void {
+    this.terms.startField(field);
+    this.options = options;
+    this.fieldNorms = norms;
+    if (norms !== null) this.norms.set(field, norms);
+    if (stats !== null) this.fieldStats[field] = stats;
+  }
+
+  /** Adds the next term (in increasing order) of the current field; see PostingsWriter.addTerm. */
+  addTerm(
+    term: string,
+    count: number,
+    docs: ArrayLike<number>,
+    freqs: ArrayLike<number> | null,
+    positions: ArrayLike<number> | null,
+  ): void {
+    const info = this.postings.addTerm(this.options, count, docs, freqs, positions, this.fieldNorms);
+    this.terms.addTerm(term, info);
+  }
+
+  /** Adds a doc values column (one per filterable/sortable/facetable field). */
+  addDocValues(column: DocValuesColumn): void {
+    this.columns.push(column);
+  }
+
+  /** Encodes every component and returns the segment. */
+  finish(): WrittenSegment {
+    const { postings, positions } = this.postings.finish();
+    const parts: [SegmentComponent, Uint8Array][] = [
+      [SegmentComponent.terms, this.terms.finish()],
+      [SegmentComponent.postings, postings],
+      [SegmentComponent.positions, positions],
+      [SegmentComponent.norms, encodeNorms(this.norms, this.maxDoc)],
+      [SegmentComponent.storedFields, this.stored.finish()],
+      [SegmentComponent.docValues, encodeDocValues(this.columns, this.maxDoc)],
+    ];
+    const files = new Map<string, Uint8Array>();
+    const infos: FileInfo[] = [];
+    for (const [component, bytes] of parts) {
+      const name = componentFile(this.name, component);
+      files.set(name, bytes);
+      infos.push({ name, size: bytes.length, crc32: crc32(bytes) });
+    }
+    return {
+      files,
+      info: { name: this.name, maxDoc: this.maxDoc, files: infos, fieldStats: this.fieldStats, liveDocs: null, deletedCount: 0 },
+    };
+  }
+}

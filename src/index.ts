@@ -1,0 +1,7 @@
+/**
+ * @module yarrow
+ * The library API: `import { Index, LocalDirectory } from 'yarrow'` embeds the engine in any Node
+ * program.
+ */
+export * from './engine/index.js';
+export { LocalDirectory, MemoryDirectory } from './storage/index.js';

@@ -1,0 +1,133 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { ByteReader } from '../../../../src/engine/codec/bytes/byte-reader.js';
+import { ByteWriter, varintSize } from '../../../../src/engine/codec/bytes/byte-writer.js';
+
+const MAX = Number.MAX_SAFE_INTEGER;
+const varintEdges = [0, 1, 127, 128, 16383, 16384, 2 ** 28 - 1, 2 ** 28, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 35, 2 ** 49 - 1, 2 ** 49, 2 ** 52, MAX - 1, MAX];
+
+describe('ByteWriter', () => {
+  it('round-trips varints across the whole range [0, 2^53)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constantFrom(...varintEdges), fc.nat(), fc.integer({ min: 0, max: MAX }))), (values) => {
+        const w = new ByteWriter(1);
+        for (const v of values) w.writeVarint(v);
+        const r = new ByteReader(w.view());
+        for (const v of values) assert.equal(r.readVarint(), v);
+        assert.ok(r.eof());
+      }),
+    );
+  });
+
+  it('writes varints as LEB128 with the length varintSize reports', () => {
+    for (const v of varintEdges) {
+      const w = new ByteWriter();
+      w.writeVarint(v);
+      const bytes = w.toBytes();
+      assert.equal(bytes.length, varintSize(v), `size of ${v}`);
+      let decoded = 0;
+      bytes.forEach((b, i) => (decoded += (b & 0x7f) * 2 ** (7 * i)));
+      assert.equal(decoded, v);
+      bytes.forEach((b, i) => { assert.equal(b >= 0x80, i < bytes.length - 1); });
+    }
+  });
+
+  it('rejects varints that are negative, fractional or 2^53 and above', () => {
+    for (const v of [-1, 0.5, 2 ** 53, Infinity, NaN]) assert.throws(() => { new ByteWriter().writeVarint(v); }, RangeError, String(v));
+  });
+
+  it('round-trips zigzag integers including both safe-integer edges', () => {
+    const edges = [0, -1, 1, -63, 63, -64, 64, -65, 2 ** 31, -(2 ** 31), 2 ** 52, -(2 ** 52), MAX, -MAX, MAX - 1, -MAX + 1];
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constantFrom(...edges), fc.integer(), fc.maxSafeInteger())), (values) => {
+        const w = new ByteWriter(1);
+        for (const v of values) w.writeZigzag(v);
+        const r = new ByteReader(w.view());
+        for (const v of values) assert.equal(r.readZigzag(), v);
+        assert.ok(r.eof());
+      }),
+    );
+  });
+
+  it('writes zigzag as LEB128 of 2v or -2v-1, so small magnitudes take one byte', () => {
+    const cases: [number, number[]][] = [
+      [0, [0]],
+      [-1, [1]],
+      [1, [2]],
+      [-64, [127]],
+      [64, [0x80, 0x01]],
+      [-65, [0x81, 0x01]],
+    ];
+    for (const [v, expected] of cases) {
+      const w = new ByteWriter();
+      w.writeZigzag(v);
+      assert.deepEqual([...w.toBytes()], expected, String(v));
+    }
+  });
+
+  it('round-trips strings with astral characters, empty strings and long strings', () => {
+    const str = fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme', maxLength: 300 }), fc.string({ maxLength: 2000 }), fc.constant(''), fc.constant('😀𝄞a'.repeat(50)));
+    fc.assert(
+      fc.property(fc.array(str), (values) => {
+        const w = new ByteWriter(1);
+        for (const s of values) w.writeString(s);
+        const r = new ByteReader(w.view());
+        for (const s of values) assert.equal(r.readString(), s);
+        assert.ok(r.eof());
+      }),
+    );
+  });
+
+  it('prefixes strings with their UTF-8 byte length', () => {
+    const w = new ByteWriter();
+    w.writeString('é😀');
+    assert.deepEqual([...w.toBytes()], [6, 0xc3, 0xa9, 0xf0, 0x9f, 0x98, 0x80]);
+  });
+
+  it('round-trips mixed primitives in one buffer', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 255 }), fc.double(), fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.uint8Array({ maxLength: 40 }), fc.string({ unit: 'binary' }))), (rows) => {
+        const w = new ByteWriter(2);
+        for (const [b, f, u, bytes, s] of rows) {
+          w.writeByte(b);
+          w.writeFloat64(f);
+          w.writeUint32(u);
+          w.writeVarint(bytes.length);
+          w.writeBytes(bytes);
+          w.writeUtf8(s);
+          w.writeString(s);
+        }
+        const r = new ByteReader(w.toBytes());
+        for (const [b, f, u, bytes, s] of rows) {
+          assert.equal(r.readByte(), b);
+          assert.ok(Object.is(r.readFloat64(), f));
+          assert.equal(r.readUint32(), u);
+          assert.deepEqual(r.readBytes(r.readVarint()), bytes);
+          r.pos += Buffer.byteLength(s);
+          assert.equal(r.readString(), s);
+        }
+        assert.ok(r.eof());
+      }),
+    );
+  });
+
+  it('writes uint32 and float64 little-endian', () => {
+    const w = new ByteWriter();
+    w.writeUint32(0x01020304);
+    w.writeFloat64(1);
+    assert.deepEqual([...w.view()], [4, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f]);
+  });
+
+  it('returns a copy from toBytes and a live view from view', () => {
+    const w = new ByteWriter(16);
+    w.writeByte(1);
+    const copy = w.toBytes();
+    const view = w.view();
+    w.reset();
+    w.writeByte(2);
+    assert.equal(copy[0], 1);
+    assert.equal(view[0], 2);
+    assert.equal(w.length, 1);
+  });
+});

@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { IndexOptions, NO_MORE_DOCS } from '../../../../src/engine/codec/postings/postings-format.js';
+import { PostingsIterator } from '../../../../src/engine/codec/postings/postings-reader.js';
+import { PostingsWriter } from '../../../../src/engine/codec/postings/postings-writer.js';
+
+/** A term's postings: ascending docs, each with its ascending positions. */
+const postingList = fc
+  .uniqueArray(fc.integer({ min: 0, max: 5000 }), { minLength: 1, maxLength: 700 })
+  .chain((docs) =>
+    fc.tuple(
+      fc.constant(docs.sort((a, b) => a - b)),
+      fc.array(fc.uniqueArray(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 6 }), { minLength: docs.length, maxLength: docs.length }),
+    ),
+  );
+
+function write(lists: [number[], number[][]][], norms: Uint8Array) {
+  const writer = new PostingsWriter();
+  const infos = lists.map(([docs, positions]) => {
+    const sorted = positions.map((p) => [...p].sort((a, b) => a - b));
+    return writer.addTerm(IndexOptions.docsFreqsPositions, docs.length, docs, sorted.map((p) => p.length), sorted.flat(), norms);
+  });
+  return { infos, ...writer.finish() };
+}
+
+describe('PostingsWriter / PostingsIterator', () => {
+  it('round-trips docs, frequencies and positions for any term', () => {
+    fc.assert(
+      fc.property(fc.array(postingList, { minLength: 1, maxLength: 5 }), fc.uint8Array({ minLength: 5001, maxLength: 5001 }), (lists, norms) => {
+        const { infos, postings, positions } = write(lists, norms);
+        lists.forEach(([docs, pos], t) => {
+          const it = new PostingsIterator(postings, positions, infos[t], IndexOptions.docsFreqsPositions);
+          const out = new Int32Array(16);
+          for (let i = 0; i < docs.length; i++) {
+            assert.equal(it.nextDoc(), docs[i]);
+            assert.equal(it.freq(), pos[i].length);
+            const n = it.readPositions(out);
+            assert.deepEqual([...out.subarray(0, n)], [...pos[i]].sort((a, b) => a - b));
+          }
+          assert.equal(it.nextDoc(), NO_MORE_DOCS);
+          assert.equal(infos[t].maxFreq, Math.max(...pos.map((p) => p.length)));
+          assert.equal(infos[t].minNorm, Math.min(...docs.map((d) => norms[d])));
+        });
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('advances to the first doc at or after any target', () => {
+    fc.assert(
+      fc.property(postingList, fc.array(fc.integer({ min: 0, max: 5200 }), { maxLength: 30 }), ([docs, pos], targets) => {
+        const { infos, postings, positions } = write([[docs, pos]], new Uint8Array(5001));
+        const it = new PostingsIterator(postings, positions, infos[0], IndexOptions.docsFreqsPositions);
+        let current = -1;
+        for (const t of [...targets].sort((a, b) => a - b)) {
+          const expected = docs.find((d) => d >= Math.max(t, current)) ?? NO_MORE_DOCS;
+          current = it.advance(t);
+          assert.equal(current, expected);
+          if (current === NO_MORE_DOCS) break;
+          assert.equal(it.freq(), pos[docs.indexOf(current)].length);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('bounds every block by its max frequency and min norm', () => {
+    fc.assert(
+      fc.property(postingList, fc.uint8Array({ minLength: 5001, maxLength: 5001 }), fc.integer({ min: 0, max: 5000 }), ([docs, pos], norms, target) => {
+        const { infos, postings, positions } = write([[docs, pos]], norms);
+        const it = new PostingsIterator(postings, positions, infos[0], IndexOptions.docsFreqsPositions);
+        const end = it.advanceShallow(target);
+        const bounds = { ...it.boundsUpTo(end) };
+        for (let i = 0; i < docs.length; i++) {
+          if (docs[i] < target || docs[i] > end) continue;
+          assert.ok(pos[i].length <= bounds.maxFreq);
+          assert.ok(norms[docs[i]] >= bounds.minNorm);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

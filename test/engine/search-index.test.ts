@@ -1,0 +1,211 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { ErrorCode, YarrowError } from '../../src/engine/errors.js';
+import { Index } from '../../src/engine/search-index.js';
+import type { Logger } from '../../src/engine/logger.js';
+import { LocalDirectory } from '../../src/storage/local-directory.js';
+import { MemoryDirectory } from '../../src/storage/memory-directory.js';
+
+const mapping = {
+  fields: {
+    title: { type: 'text', search: { lexical: { analyze: 'english' } } },
+    body: { type: 'text' },
+    year: { type: 'int', filter: true, sort: true },
+  },
+};
+
+const temps: string[] = [];
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'yarrow-index-'));
+  temps.push(dir);
+  return dir;
+}
+after(async () => {
+  for (const d of temps) await rm(d, { recursive: true, force: true });
+});
+
+function ids(res: { hits: readonly { _id: string }[] }): string[] {
+  return res.hits.map((h) => h._id);
+}
+
+function capture(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  const push = (m: string): void => {
+    lines.push(m);
+  };
+  return { lines, debug: push, info: push, warn: push, error: push };
+}
+
+describe('Index', () => {
+  it('makes upserted documents searchable after a refresh, with stored fields', async () => {
+    const index = await Index.open(new MemoryDirectory(), { mapping, refreshIntervalMs: 0 });
+    await index.upsert([
+      { _id: 'a', title: 'The Running Man', body: 'a man runs', year: 1987 },
+      { _id: 'b', title: 'Blade Runner', body: 'replicants', year: 1982 },
+    ]);
+    assert.equal(index.search({ query: { match: { title: 'running' } } }).total, 0, 'not visible before refresh');
+    await index.refresh();
+    const res = index.search({ query: { match: { title: 'runs' } } });
+    assert.deepEqual(ids(res), ['a']);
+    assert.deepEqual({ ...res.hits[0], _score: 0 }, { _id: 'a', _score: 0, title: 'The Running Man', body: 'a man runs', year: 1987 });
+    await index.close();
+  });
+
+  it('replaces a document with the same _id and never returns two versions', async () => {
+    const index = await Index.open(new MemoryDirectory(), { mapping, refreshIntervalMs: 0 });
+    await index.upsert([{ _id: 'x', title: 'old title' }]);
+    await index.refresh();
+    await index.upsert([{ _id: 'x', title: 'new title' }, { _id: 'y', title: 'other title' }]);
+    await index.upsert([{ _id: 'y', title: 'newest other title' }]);
+    await index.refresh();
+    const res = index.search({ query: { match: { title: 'title' } }, track_total_hits: true });
+    assert.deepEqual(ids(res).sort(), ['x', 'y']);
+    assert.equal(index.search({ query: { match: { title: 'old' } } }).total, 0);
+    assert.equal(index.stats().docs, 2);
+    await index.close();
+  });
+
+  it('deletes by id', async () => {
+    const index = await Index.open(new MemoryDirectory(), { mapping, refreshIntervalMs: 0 });
+    await index.upsert([{ _id: '1', title: 'alpha' }, { _id: '2', title: 'alpha beta' }]);
+    await index.refresh();
+    await index.delete(['1']);
+    await index.refresh();
+    assert.deepEqual(ids(index.search({ query: { match: { title: 'alpha' } } })), ['2']);
+    await index.close();
+  });
+
+  it('generates an id for documents without one', async () => {
+    const index = await Index.open(new MemoryDirectory(), { mapping, refreshIntervalMs: 0 });
+    await index.upsert([{ title: 'anonymous' }]);
+    await index.refresh();
+    const [hit] = index.search({ query: { match_all: {} } }).hits;
+    assert.match(hit._id, /^[0-9a-f-]{36}$/);
+    await index.close();
+  });
+
+  it('rejects a whole batch when one document is invalid, naming line, field and types', async () => {
+    const index = await Index.open(new MemoryDirectory(), { mapping, refreshIntervalMs: 0 });
+    await assert.rejects(
+      index.upsert([{ _id: 'ok', title: 'fine' }, { _id: 'bad', year: 'nineteen' }], { source: 'docs.jsonl', firstLine: 10 }),
+      (e: unknown) => {
+        assert.ok(e instanceof YarrowError);
+        assert.equal(e.code, ErrorCode.invalidDocument);
+        assert.equal(e.details.line, 11);
+        assert.equal(e.details.field, 'year');
+        assert.equal(e.details.expected, 'int');
+        assert.equal(e.details.actual, 'string');
+        return true;
+      },
+    );
+    await index.refresh();
+    assert.equal(index.stats().docs, 0);
+    await index.close();
+  });
+
+  it('keeps committed documents across close and reopen, and logs each commit with seq and files', async () => {
+    const path = await tempDir();
+    const log = capture();
+    const index = await Index.open(await LocalDirectory.open(path), { mapping, refreshIntervalMs: 0, logger: log });
+    await index.upsert([{ _id: 'p', title: 'persistent doc' }]);
+    const commit = await index.commit();
+    assert.equal(commit.seq, 1);
+    assert.ok(log.lines.some((l) => l.startsWith('commit seq=1 files=[') && commit.files.every((f) => l.includes(f))));
+    await index.close();
+    const manifest = JSON.parse(await readFile(join(path, 'index.json'), 'utf8')) as { seq: number; formatVersion: number };
+    assert.equal(manifest.formatVersion, 1);
+    const reopened = await Index.open(await LocalDirectory.open(path), { refreshIntervalMs: 0 });
+    assert.deepEqual(ids(reopened.search({ query: { match: { title: 'persistent' } } })), ['p']);
+    assert.deepEqual(await reopened.verify(), { files: commit.files.length, bytes: (await reopened.verify()).bytes });
+    await reopened.close();
+  });
+
+  it('replays acknowledged writes from the write-ahead log after a crash', async () => {
+    const dir = new MemoryDirectory();
+    const index = await Index.open(dir, { mapping, refreshIntervalMs: 0 });
+    await index.upsert([{ _id: 'c1', title: 'committed' }]);
+    await index.commit();
+    await index.upsert([{ _id: 'w1', title: 'only in the log' }]);
+    await index.delete(['c1']);
+    // The process "dies" here: only what was synced survives.
+    const reopened = await Index.open(dir.crashCopy(), { refreshIntervalMs: 0 });
+    assert.deepEqual(ids(reopened.search({ query: { match_all: {} } })), ['w1']);
+    await reopened.close();
+    await index.close();
+  });
+
+  it('refuses a second writer and names the holder', async () => {
+    const path = await tempDir();
+    const first = await Index.open(await LocalDirectory.open(path), { mapping, refreshIntervalMs: 0 });
+    await assert.rejects(Index.open(await LocalDirectory.open(path), { mapping }), (e: unknown) => {
+      assert.ok(e instanceof YarrowError);
+      assert.equal(e.code, ErrorCode.lockHeld);
+      assert.match(e.message, new RegExp(`pid ${process.pid}`));
+      return true;
+    });
+    await first.close();
+  });
+
+  it('refuses an index of another format version and tells the user to re-index', async () => {
+    const path = await tempDir();
+    const index = await Index.open(await LocalDirectory.open(path), { mapping, refreshIntervalMs: 0 });
+    await index.close();
+    const manifest = JSON.parse(await readFile(join(path, 'index.json'), 'utf8')) as Record<string, unknown>;
+    await writeFile(join(path, 'index.json'), JSON.stringify({ ...manifest, formatVersion: 99 }));
+    await assert.rejects(Index.open(await LocalDirectory.open(path)), (e: unknown) => {
+      assert.ok(e instanceof YarrowError);
+      assert.equal(e.code, ErrorCode.incompatibleFormat);
+      assert.match(e.message, /re-index/);
+      return true;
+    });
+  });
+
+  it('detects a corrupted segment file', async () => {
+    const path = await tempDir();
+    const index = await Index.open(await LocalDirectory.open(path), { mapping, refreshIntervalMs: 0 });
+    await index.upsert([{ _id: 'z', title: 'soon corrupted', body: 'x'.repeat(100) }]);
+    const { files } = await index.commit();
+    await index.close();
+    const victim = join(path, files.find((f) => f.endsWith('.fdt'))!);
+    const bytes = await readFile(victim);
+    bytes[Math.floor(bytes.length / 2)] ^= 0xff;
+    await writeFile(victim, bytes);
+    await assert.rejects(Index.open(await LocalDirectory.open(path)), (e: unknown) => e instanceof YarrowError && e.code === ErrorCode.corruptIndex);
+  });
+
+  it('merges segments in the background without losing or duplicating documents', async () => {
+    const dir = new MemoryDirectory();
+    const index = await Index.open(dir, {
+      mapping,
+      refreshIntervalMs: 0,
+      writer: { mergePolicy: { segmentsPerTier: 2, maxMergeAtOnce: 2, floorSegmentBytes: 1 << 20 } },
+    });
+    for (let b = 0; b < 12; b++) {
+      await index.upsert(Array.from({ length: 20 }, (_, i) => ({ _id: `${(b * 20 + i) % 150}`, title: `doc number ${b}`, year: b })));
+      await index.refresh();
+    }
+    await index.close();
+    const reopened = await Index.open(dir, { refreshIntervalMs: 0, writer: { merges: false } });
+    const stats = reopened.stats();
+    assert.equal(stats.docs, 150);
+    assert.ok(stats.segments < 12, `${stats.segments} segments`);
+    const all = reopened.search({ query: { match_all: {} }, size: 1000 });
+    assert.equal(new Set(ids(all)).size, 150);
+    // The last write of each id wins.
+    const latest = new Map<string, number>();
+    for (let b = 0; b < 12; b++) for (let i = 0; i < 20; i++) latest.set(`${(b * 20 + i) % 150}`, b);
+    for (const hit of all.hits) assert.equal(hit.year, latest.get(hit._id));
+    await reopened.close();
+  });
+
+  it('rejects queries on unknown or unsearchable fields with the field named', async () => {
+    const index = await Index.open(new MemoryDirectory(), { mapping, refreshIntervalMs: 0 });
+    assert.throws(() => index.search({ query: { match: { nope: 'x' } } }), /field "nope" is not in the mapping/);
+    assert.throws(() => index.search({ query: { match: { year: 'x' } } }), /field "year" is not searchable/);
+    assert.throws(() => index.search({ query: { fuzzy_thing: {} } }), /unknown query type "fuzzy_thing"/);
+    await index.close();
+  });
+});
