@@ -21,7 +21,7 @@ const MAPPINGS = {
     fields: {
       name: englishText,
       summary: englishText,
-      downloads_a_month: { type: 'int', sort: true, filter: true },
+      downloads_a_month: { type: 'long', sort: true, filter: true },
     },
   },
   debian: {
