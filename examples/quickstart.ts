@@ -25,7 +25,7 @@ for await (const line of createInterface({ input: createReadStream(join(root, 's
 }
 
 const dataDir = process.env.YARROW_DATA ?? join(root, 'yarrow-data', 'movies');
-const logger = { debug() {}, info: (m: string) => console.log(`[yarrow] ${m}`), warn: (m: string) => console.warn(`[yarrow] ${m}`), error: (m: string) => console.error(`[yarrow] ${m}`) };
+const logger = { debug() {}, info: (m: string) => { console.log(`[yarrow] ${m}`); }, warn: (m: string) => { console.warn(`[yarrow] ${m}`); }, error: (m: string) => { console.error(`[yarrow] ${m}`); } };
 const index = await Index.open(await LocalDirectory.open(dataDir), { name: 'movies', mapping, logger });
 await index.upsert(docs, { source: 'samples/movies.jsonl', firstLine: 1 });
 await index.commit();

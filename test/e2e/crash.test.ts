@@ -17,7 +17,7 @@ const ROUNDS = 20;
 async function runAndKill(path: string, start: number, acks: number, killDelayMs: number): Promise<number[]> {
   const child = spawn(process.execPath, ['--import', 'tsx', writer, path, String(start)], { stdio: ['ignore', 'pipe', 'inherit'] });
   const acked: number[] = [];
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => { resolve(); }));
   createInterface({ input: child.stdout }).on('line', (line) => {
     const m = /^ack (\d+)$/.exec(line);
     if (m === null) return;

@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { Index } from '../../src/engine/search-index.js';
+import { LocalDirectory } from '../../src/storage/local-directory.js';
+
+/** An index written by format version 1 (two commits, an upsert and a delete), kept in the repo. */
+const golden = fileURLToPath(new URL('../fixtures/golden-v1', import.meta.url));
+
+describe('format version 1', () => {
+  it('stays readable: the golden index opens, verifies and answers as when it was written', async () => {
+    const index = await Index.open(await LocalDirectory.open(golden), { readOnly: true });
+    try {
+      await index.verify();
+      assert.equal(index.stats().docs, 3);
+      const hits = index.search({ query: { match: { title: 'quick fox' } } }).hits;
+      assert.deepEqual(hits.map((h) => h._id), ['a', 'd']);
+      const dog = index.search({ query: { match: { title: 'dogs' } } }).hits;
+      assert.deepEqual(dog.map((h) => [h._id, h.year]), [['b', 1921]]);
+      assert.equal(index.search({ query: { match: { title: 'hounds' } } }).total, 0);
+    } finally {
+      await index.close();
+    }
+  });
+});
