@@ -6,7 +6,7 @@
 import { hostname } from 'node:os';
 import { getAnalyzer } from './analysis/analyzers.js';
 import { verifyChecksum } from './codec/file-format.js';
-import { IndexWriter, defaultWriterOptions, writeManifest } from './commit/index-writer.js';
+import { IndexWriter, defaultWriterOptions, liveDocsGeneration, writeManifest } from './commit/index-writer.js';
 import type { CommitResult, WriterOptions } from './commit/index-writer.js';
 import { FORMAT_VERSION, MANIFEST_FILE, MANIFEST_TEMP_FILE, decodeManifest, manifestFiles } from './commit/manifest.js';
 import type { Manifest } from './commit/manifest.js';
@@ -141,10 +141,10 @@ export class Index {
       }
       await removeOrphans(dir, manifest, log);
       const segments = await Promise.all(
-        manifest.segments.map(async (info, i) => {
+        manifest.segments.map(async (info) => {
           const reader = await SegmentReader.open(dir, info);
           const liveDocs = await reader.readLiveDocs(dir);
-          return { info, reader, liveDocs, liveDirty: false, durable: true, delGen: delGenOf(manifest, i), merging: false };
+          return { info, reader, liveDocs, liveDirty: false, durable: true, delGen: liveDocsGeneration(info), merging: false };
         }),
       );
       const replayGen = (await dir.list()).map(walGenerationOf).filter((g): g is number => g !== undefined);
@@ -224,6 +224,16 @@ export class Index {
   /** Commits durably: segments, live docs and a new manifest. */
   async commit(): Promise<CommitResult> {
     const result = await this.requireWriter().commit();
+    this.manifest = this.requireWriter().lastCommit;
+    return result;
+  }
+
+  /**
+   * Discards every write since the last commit (buffered, refreshed or merged, and logged), e.g.
+   * when a source file turns out to be bad half-way. Durable once resolved.
+   */
+  async rollback(): Promise<CommitResult> {
+    const result = await this.requireWriter().rollback();
     this.manifest = this.requireWriter().lastCommit;
     return result;
   }
@@ -352,13 +362,6 @@ function checkSameMapping(existing: Mapping, given: Mapping, name: string): void
       `the mapping of index ${name} differs from the one it was created with; re-index into a new index to change it`,
     );
   }
-}
-
-function delGenOf(manifest: Manifest, i: number): number {
-  const live = manifest.segments[i].liveDocs;
-  if (live === null) return 0;
-  const m = /_(\d+)\.liv$/.exec(live.name);
-  return m === null ? 0 : Number(m[1]);
 }
 
 /** Deletes files that no commit references: leftovers of a crash between flush and commit. */

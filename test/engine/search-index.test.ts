@@ -137,6 +137,35 @@ describe('Index', () => {
     await index.close();
   });
 
+  it('rolls back every write since the last commit, durably', async () => {
+    const dir = new MemoryDirectory();
+    const index = await Index.open(dir, { mapping, refreshIntervalMs: 0, writer: { mergePolicy: { segmentsPerTier: 2, maxMergeAtOnce: 2 } } });
+    await index.upsert([{ _id: 'keep', title: 'kept document' }, { _id: 'doomed', title: 'committed then deleted' }]);
+    await index.commit();
+    for (let i = 0; i < 4; i++) {
+      await index.upsert([{ _id: `new${i}`, title: 'uncommitted document' }, { _id: 'keep', title: 'overwritten' }]);
+      await index.refresh();
+    }
+    await index.delete(['doomed']);
+    await index.refresh();
+    assert.equal(index.stats().docs, 5);
+    await index.rollback();
+    const expectCommitted = (ix: Index): void => {
+      assert.deepEqual(ids(ix.search({ query: { match_all: {} } })).sort(), ['doomed', 'keep']);
+      assert.deepEqual(ids(ix.search({ query: { match: { title: 'kept' } } })), ['keep']);
+      assert.equal(ix.search({ query: { match: { title: 'uncommitted' } } }).total, 0);
+    };
+    expectCommitted(index);
+    // A crash right after the rollback must not replay the discarded writes.
+    const afterCrash = await Index.open(dir.crashCopy(), { refreshIntervalMs: 0 });
+    expectCommitted(afterCrash);
+    await afterCrash.close();
+    await index.upsert([{ _id: 'later', title: 'written after the rollback' }]);
+    await index.refresh();
+    assert.equal(index.stats().docs, 3);
+    await index.close();
+  });
+
   it('refuses a second writer and names the holder', async () => {
     const path = await tempDir();
     const first = await Index.open(await LocalDirectory.open(path), { mapping, refreshIntervalMs: 0 });

@@ -193,6 +193,41 @@ export class IndexWriter {
     return result;
   }
 
+  /**
+   * Discards every write since the last commit: buffered documents, segments flushed or merged
+   * since, deletes, and their write-ahead log. Durable once resolved: a new manifest with the last
+   * commit's segments (and a new seq) makes the discarded log generations irrelevant.
+   */
+  async rollback(): Promise<CommitResult> {
+    this.checkOpen();
+    while (this.merging.size > 0) await Promise.allSettled([...this.merging]);
+    return this.mutex.run(async () => {
+      const known = new Map<string, SegmentReader>();
+      for (const view of this.current.segments) known.set(view.reader.name, view.reader);
+      const restored: LiveSegment[] = [];
+      for (const info of this.committed.segments) {
+        const reader = known.get(info.name) ?? (await SegmentReader.open(this.dir, info));
+        restored.push({
+          info,
+          reader,
+          liveDocs: await reader.readLiveDocs(this.dir, info),
+          liveDirty: false,
+          durable: true,
+          delGen: liveDocsGeneration(info),
+          merging: false,
+        });
+      }
+      this.segments = restored;
+      this.buffer = new SegmentBuffer(this.mapping, this.analyzer);
+      this.pendingIds = new Set();
+      this.checkpoints = { ...this.committed.checkpoints };
+      this.replaceSnapshot();
+      this.dirty = true;
+      this.log.info(`rolled back to the segments of commit seq=${this.committed.seq}`);
+      return this.commitLocked();
+    });
+  }
+
   /** Waits for running merges, commits, and releases the lock. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -405,6 +440,13 @@ export class IndexWriter {
     this.log.error(`index writer failed, writes are refused until reopen: ${error.message}`);
     return error;
   }
+}
+
+/** The deletion generation of a segment's live docs file (0 when it has none). */
+export function liveDocsGeneration(info: SegmentInfo): number {
+  if (info.liveDocs === null) return 0;
+  const m = /_(\d+)\.liv$/.exec(info.liveDocs.name);
+  return m === null ? 0 : Number(m[1]);
 }
 
 /** Writes a manifest durably: temp file, fsync, atomic rename. */

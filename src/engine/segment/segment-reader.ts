@@ -93,11 +93,11 @@ export class SegmentReader {
     return docs;
   }
 
-  /** Reads the live docs of the segment at the manifest's deletion generation. */
-  async readLiveDocs(dir: Directory): Promise<LiveDocs> {
-    if (this.info.liveDocs === null) return LiveDocs.allLive(this.info.maxDoc);
-    const bytes = await readVerified(dir, this.info.liveDocs);
-    return LiveDocs.decode(bytes, this.info.liveDocs.name);
+  /** Reads the live docs of the segment as a manifest records them (`info` of that manifest). */
+  async readLiveDocs(dir: Directory, info: SegmentInfo = this.info): Promise<LiveDocs> {
+    if (info.liveDocs === null) return LiveDocs.allLive(info.maxDoc);
+    const bytes = await readVerified(dir, info.liveDocs);
+    return LiveDocs.decode(bytes, info.liveDocs.name);
   }
 }
 
