@@ -72,7 +72,7 @@ describe('planMerges', () => {
           }
           const parts = m.segments.map((n) => byName.get(n)!);
           if (parts.length === 1) {
-            assert.ok(deletedPct(parts[0]!) > o.deletesPctAllowed, 'a single-segment merge only expunges deletes');
+            assert.ok(deletedPct(parts[0]) > o.deletesPctAllowed, 'a single-segment merge only expunges deletes');
           } else {
             assert.ok(parts.reduce((a, s) => a + liveBytes(s), 0) <= o.maxMergedSegmentBytes, 'merge too large');
             const order = parts.map((s) => stats.indexOf(s));
@@ -108,7 +108,7 @@ describe('planMerges', () => {
     const eleven = [...ten, seg('s10', MiB)];
     const merges = planMerges(eleven);
     assert.equal(merges.length, 1);
-    assert.equal(merges[0]!.segments.length, 10);
+    assert.equal(merges[0].segments.length, 10);
   });
 
   it('merges the smallest segments of a tier, leaving larger tiers alone', () => {
@@ -123,7 +123,7 @@ describe('planMerges', () => {
     const heavy = Array.from({ length: 11 }, (_, i) => seg(`h${i}`, 300 * MiB, 100, 95));
     const merges = planMerges(heavy, { maxMergedSegmentBytes: 2850 * MiB });
     assert.deepEqual(merges, [{ segments: heavy.slice(0, 10).map((s) => s.name) }]);
-    assert.deepEqual(planMerges(heavy, { maxMergedSegmentBytes: 2849 * MiB })[0]!.segments.length, 9);
+    assert.deepEqual(planMerges(heavy, { maxMergedSegmentBytes: 2849 * MiB })[0].segments.length, 9);
   });
 
   it('never plans a multi-segment merge above maxMergedSegmentBytes', () => {
