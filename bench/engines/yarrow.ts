@@ -70,6 +70,8 @@ export const createEngine: CreateEngine = async (corpus: CorpusSpec, dir: string
         size: 10,
         // Top 10 without counting the total, like the peers' LIMIT 10 / first 10.
         track_total_hits: false,
+        // Ids and scores only, as FTS5's `SELECT rowid, bm25(t)` returns.
+        fields: ['_id'],
       }));
       return res.hits.length;
     },

@@ -51,6 +51,8 @@ export interface SearchRequest {
   readonly from?: number;
   /** true: count every hit; false/number: count exactly up to that many (default 1000). */
   readonly track_total_hits?: boolean | number;
+  /** Stored fields to return (`*` wildcards allowed); default all. `_id` and `_score` always come. */
+  readonly fields?: readonly string[];
 }
 
 /** One hit: id, score and stored fields. */
@@ -262,7 +264,8 @@ export class Index {
     const snapshot = this.acquireSnapshot();
     try {
       const top = searchTopDocs(snapshot, query, from + size, countUpTo);
-      const hits = top.hits.slice(from).map((h) => loadHit(snapshot, h.doc, h.score));
+      const project = fieldProjection(request.fields);
+      const hits = top.hits.slice(from).map((h) => loadHit(snapshot, h.doc, h.score, project));
       return { took: Math.round(performance.now() - started), total: top.total, total_relation: top.totalRelation, hits };
     } finally {
       snapshot.release();
@@ -387,7 +390,21 @@ async function openSnapshot(dir: Directory, manifest: Manifest, generation: numb
   return new Snapshot(generation, segments, () => undefined);
 }
 
-function loadHit(snapshot: Snapshot, doc: number, score: number): SearchHit {
+/** Which stored fields a hit returns: null = only `_id`, undefined = all, else a name predicate. */
+type Projection = ((name: string) => boolean) | null | undefined;
+
+function fieldProjection(fields: readonly string[] | undefined): Projection {
+  if (fields === undefined) return undefined;
+  if (!Array.isArray(fields) || !fields.every((f) => typeof f === 'string')) {
+    throw new YarrowError(ErrorCode.invalidQuery, `fields: expected an array of field names`);
+  }
+  const wanted = fields.filter((f) => f !== '_id' && f !== '_score');
+  if (wanted.length === 0) return null;
+  const patterns = wanted.map((f) => new RegExp(`^${f.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`));
+  return (name) => patterns.some((p) => p.test(name));
+}
+
+function loadHit(snapshot: Snapshot, doc: number, score: number, project: Projection): SearchHit {
   const segs = snapshot.segments;
   let lo = 0;
   let hi = segs.length - 1;
@@ -397,9 +414,11 @@ function loadHit(snapshot: Snapshot, doc: number, score: number): SearchHit {
     else hi = mid - 1;
   }
   const seg = segs[lo];
-  const stored = seg.reader.stored.get(doc - seg.docBase);
-  const { _id, ...fields } = stored;
-  return { _id: String(_id), _score: score, ...fields };
+  if (project === null) return { _id: seg.reader.idOf(doc - seg.docBase), _score: score };
+  const { _id, ...stored } = seg.reader.stored.get(doc - seg.docBase);
+  const hit: Record<string, unknown> = { _id: String(_id), _score: score };
+  for (const [name, value] of Object.entries(stored)) if (project === undefined || project(name)) hit[name] = value;
+  return hit as SearchHit;
 }
 
 function locate(source: BatchSource, i: number): DocumentLocation {

@@ -54,6 +54,22 @@ describe('Index', () => {
     await index.close();
   });
 
+  it('returns only the requested stored fields, with wildcards', async () => {
+    const index = await Index.open(new MemoryDirectory(), { mapping, refreshIntervalMs: 0 });
+    await index.upsert([{ _id: 'f', title: 'field selection', body: 'text', year: 2000 }]);
+    await index.refresh();
+    const only = (fields: string[]): unknown => {
+      const { _score, ...rest } = index.search({ query: { match: { title: 'field' } }, fields }).hits[0]!;
+      assert.ok(_score > 0);
+      return rest;
+    };
+    assert.deepEqual(only(['_id']), { _id: 'f' });
+    assert.deepEqual(only([]), { _id: 'f' });
+    assert.deepEqual(only(['year']), { _id: 'f', year: 2000 });
+    assert.deepEqual(only(['t*', 'b*']), { _id: 'f', title: 'field selection', body: 'text' });
+    await index.close();
+  });
+
   it('replaces a document with the same _id and never returns two versions', async () => {
     const index = await Index.open(new MemoryDirectory(), { mapping, refreshIntervalMs: 0 });
     await index.upsert([{ _id: 'x', title: 'old title' }]);

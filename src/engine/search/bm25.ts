@@ -19,10 +19,21 @@ export function bm25Idf(docFreq: number, docCount: number): number {
   return Math.log(1 + (docCount - docFreq + 0.5) / (docFreq + 0.5));
 }
 
-/** `1 / (k1 * (1 - b + b * dl / avgdl))` for each of the 256 norm bytes. */
-export function bm25NormCache(avgdl: number, k1 = BM25_K1, b = BM25_B): Float64Array {
-  const cache = new Float64Array(256);
-  for (let n = 0; n < 256; n++) cache[n] = 1 / (k1 * (1 - b + (b * normToLength(n)) / avgdl));
+/** Field length of each of the 256 norm bytes. */
+const NORM_LENGTHS = Float64Array.from({ length: 256 }, (_, n) => normToLength(n));
+
+/** Recently built tables by avgdl: a snapshot's statistics repeat across its queries. */
+const normCaches = new Map<number, Float64Array>();
+const MAX_CACHED_TABLES = 64;
+
+/** `1 / (k1 * (1 - b + b * dl / avgdl))` for each of the 256 norm bytes (with Lucene's k1, b). */
+export function bm25NormCache(avgdl: number): Float64Array {
+  let cache = normCaches.get(avgdl);
+  if (cache !== undefined) return cache;
+  cache = new Float64Array(256);
+  for (let n = 0; n < 256; n++) cache[n] = 1 / (BM25_K1 * (1 - BM25_B + (BM25_B * NORM_LENGTHS[n]!) / avgdl));
+  if (normCaches.size >= MAX_CACHED_TABLES) normCaches.delete(normCaches.keys().next().value!);
+  normCaches.set(avgdl, cache);
   return cache;
 }
 

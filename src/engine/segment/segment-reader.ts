@@ -10,7 +10,7 @@ import type { DocValuesReader } from '../codec/doc-values/doc-values-reader.js';
 import { crc32 } from '../codec/file-format.js';
 import { LiveDocs } from '../codec/live-docs/live-docs.js';
 import { decodeNorms } from '../codec/norms/norms-reader.js';
-import { IndexOptions } from '../codec/postings/postings-format.js';
+import { IndexOptions, NO_MORE_DOCS } from '../codec/postings/postings-format.js';
 import { PostingsIterator } from '../codec/postings/postings-reader.js';
 import type { TermInfo } from '../codec/postings/postings-reader.js';
 import { StoredFieldsReader } from '../codec/stored-fields/stored-fields-reader.js';
@@ -21,6 +21,8 @@ import { ID_FIELD } from './segment-buffer.js';
 
 /** Read access to one segment; shared by every snapshot that contains the segment. */
 export class SegmentReader {
+  private ids: string[] | null = null;
+
   private constructor(
     readonly info: SegmentInfo,
     readonly terms: TermDictionaryReader,
@@ -89,8 +91,27 @@ export class SegmentReader {
     if (info.singletonDoc >= 0) return [info.singletonDoc];
     const it = new PostingsIterator(this.postingsBytes, null, info, IndexOptions.docs);
     const docs: number[] = [];
-    for (let d = it.nextDoc(); d !== 0x7fffffff; d = it.nextDoc()) docs.push(d);
+    for (let d = it.nextDoc(); d !== NO_MORE_DOCS; d = it.nextDoc()) docs.push(d);
     return docs;
+  }
+
+  /**
+   * The `_id` of a doc without touching stored fields. The id column is built from the `_id` terms
+   * on first use and kept, so id-only hits cost no decompression.
+   */
+  idOf(doc: number): string {
+    if (this.ids === null) {
+      const ids = new Array<string>(this.maxDoc);
+      for (const entry of this.terms.terms(ID_FIELD)) {
+        if (entry.singletonDoc >= 0) ids[entry.singletonDoc] = entry.term;
+        else {
+          const it = new PostingsIterator(this.postingsBytes, null, entry, IndexOptions.docs);
+          for (let d = it.nextDoc(); d !== NO_MORE_DOCS; d = it.nextDoc()) ids[d] = entry.term;
+        }
+      }
+      this.ids = ids;
+    }
+    return this.ids[doc]!;
   }
 
   /** Reads the live docs of the segment as a manifest records them (`info` of that manifest). */
