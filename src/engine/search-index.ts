@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { getAnalyzer } from './analysis/analyzers.js';
 import { verifyChecksum } from './codec/file-format.js';
 import { IndexWriter, defaultWriterOptions, liveDocsGeneration, writeManifest } from './commit/index-writer.js';
-import type { CommitResult, WriterOptions } from './commit/index-writer.js';
+import type { CommitResult, PreparedDocument, WriterOptions } from './commit/index-writer.js';
 import { FORMAT_VERSION, MANIFEST_FILE, MANIFEST_TEMP_FILE, decodeManifest, manifestFiles } from './commit/manifest.js';
 import type { Manifest } from './commit/manifest.js';
 import { WriteAheadLog, walGenerationOf } from './commit/write-ahead-log.js';
@@ -16,7 +16,7 @@ import { ErrorCode, YarrowError } from './errors.js';
 import { silentLogger } from './logger.js';
 import type { Logger } from './logger.js';
 import { validateDocument } from './schema/document.js';
-import type { DocumentLocation, ValidDocument } from './schema/document.js';
+import type { DocumentLocation } from './schema/document.js';
 import { mappingFromJson, mappingToJson, parseMapping } from './schema/mapping.js';
 import type { Mapping } from './schema/mapping.js';
 import { parseQuery } from './search/query.js';
@@ -193,21 +193,20 @@ export class Index {
    */
   async upsert(docs: readonly unknown[], source: BatchSource = {}): Promise<{ docs: number }> {
     const writer = this.requireWriter();
-    const batch: { doc: ValidDocument; id: string; raw: Record<string, unknown> }[] = [];
+    const batch: PreparedDocument[] = [];
+    const allStored = this.mapping.fields.every((f) => f.store);
     for (let i = 0; i < docs.length; i++) {
       const location = source.locations?.[i] ?? locate(source, i);
-      const doc = validateDocument(this.mapping, docs[i], location);
-      let raw = docs[i] as Record<string, unknown>;
+      let doc = validateDocument(this.mapping, docs[i], location);
       let id = doc.id;
-      let valid = doc;
       if (id === undefined) {
         id = globalThis.crypto.randomUUID();
-        raw = { ...raw, _id: id };
-        valid = { ...doc, stored: { _id: id, ...doc.stored } };
-      } else if (raw._id !== id) {
-        raw = { ...raw, _id: id };
+        doc = { ...doc, stored: { _id: id, ...doc.stored } };
       }
-      batch.push({ doc: valid, id, raw });
+      const storedJson = JSON.stringify(doc.stored);
+      // Replay re-validates what the WAL holds, so the stored fields suffice when they cover the mapping.
+      const walJson = allStored ? storedJson : JSON.stringify({ ...(docs[i] as Record<string, unknown>), _id: id });
+      batch.push({ doc, id, storedJson, walJson });
     }
     await writer.write(batch);
     return { docs: batch.length };

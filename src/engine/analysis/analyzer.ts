@@ -16,6 +16,16 @@ export interface Analyzer {
    * startPosition if no token), so multi-valued fields can continue positions with a gap.
    */
   analyze(text: string, sink: TokenSink, startPosition?: number): number;
+  /**
+   * When the analyzer is a tokenizer followed by a per-token filter that depends on nothing but
+   * the token, it exposes both parts: `analyze` equals `tokenize` with `normalize` applied to each
+   * token (null drops the token but keeps its position). An indexer can then cache `normalize` by
+   * raw token and pay one hash lookup per token instead of one per filter stage.
+   */
+  readonly decomposed?: {
+    tokenize(text: string, sink: TokenSink, startPosition?: number): number;
+    normalize(token: string): string | null;
+  };
 }
 
 /** Longest token, in UTF-16 code units, that tokenizing analyzers keep; longer ones are dropped. */

@@ -25,20 +25,27 @@ export function createEnglishAnalyzer(): Analyzer {
       tokenizeStandard(
         text,
         (token, position) => {
-          let term = token;
-          const n = term.length;
-          if (n > 2 && term.charCodeAt(n - 1) === 0x73 && term.charCodeAt(n - 2) === 0x27) {
-            term = term.slice(0, n - 2);
-          }
-          // Stop words are short, and the stemmer's own cache lookup is the hash we pay anyway, so
-          // only the short words take the extra set lookup.
-          if (term.length <= 5 && englishStopWords.has(term)) return;
-          sink(stemEnglish(term), position);
+          const term = normalizeEnglish(token);
+          if (term === null) return;
+          sink(term, position);
           next = position + 1;
         },
         startPosition,
       );
       return next;
     },
+    decomposed: { tokenize: tokenizeStandard, normalize: normalizeEnglish },
   };
+}
+
+/** The english filters for one lowercase token: possessive, stop word (null), Porter2 stem. */
+function normalizeEnglish(token: string): string | null {
+  let term = token;
+  const n = term.length;
+  if (n > 2 && term.charCodeAt(n - 1) === 0x73 && term.charCodeAt(n - 2) === 0x27) {
+    term = term.slice(0, n - 2);
+  }
+  // Stop words are short: only short words pay the set lookup.
+  if (term.length <= 5 && englishStopWords.has(term)) return null;
+  return stemEnglish(term);
 }

@@ -29,7 +29,7 @@ import { planMerges } from './merge-policy.js';
 import type { MergePolicyOptions } from './merge-policy.js';
 import { Mutex } from './mutex.js';
 import { WriteAheadLog, walFile, walGenerationOf } from './write-ahead-log.js';
-import type { WalOp } from './write-ahead-log.js';
+import type { WalEntry } from './write-ahead-log.js';
 
 /** A segment as the writer tracks it. */
 interface LiveSegment {
@@ -62,6 +62,16 @@ export const defaultWriterOptions: WriterOptions = {
   merges: true,
   mergePolicy: {},
 };
+
+/** A validated document ready for the writer, serialised once for both the WAL and stored fields. */
+export interface PreparedDocument {
+  readonly doc: ValidDocument;
+  readonly id: string;
+  /** JSON of the stored fields (with `_id`). */
+  readonly storedJson: string;
+  /** JSON logged to the WAL: the stored JSON itself when it holds every mapped field. */
+  readonly walJson: string;
+}
 
 /** What a commit produced. */
 export interface CommitResult {
@@ -132,10 +142,10 @@ export class IndexWriter {
    * Logs and applies a batch of validated documents (ids assigned). Resolves once the batch is
    * durable in the WAL; it becomes searchable at the next refresh.
    */
-  async write(docs: readonly { doc: ValidDocument; id: string; raw: Record<string, unknown> }[], deletes: readonly string[] = []): Promise<void> {
+  async write(docs: readonly PreparedDocument[], deletes: readonly string[] = []): Promise<void> {
     this.checkOpen();
-    const ops: WalOp[] = [];
-    for (const d of docs) ops.push({ u: d.raw });
+    const ops: WalEntry[] = [];
+    for (const d of docs) ops.push({ uJson: d.walJson });
     for (const id of deletes) ops.push({ d: id });
     const offset = await this.mutex.run(async () => {
       this.checkOpen();
@@ -145,7 +155,7 @@ export class IndexWriter {
       } catch (e) {
         throw this.fail(e);
       }
-      for (const d of docs) this.applyUpsert(d.doc, d.id);
+      for (const d of docs) this.applyUpsert(d.doc, d.id, d.storedJson);
       for (const id of deletes) this.applyDelete(id);
       return end;
     });
@@ -159,8 +169,8 @@ export class IndexWriter {
   }
 
   /** Applies an upsert to the buffer without logging it (WAL replay). */
-  applyUpsert(doc: ValidDocument, id: string): void {
-    this.buffer.add(doc, id);
+  applyUpsert(doc: ValidDocument, id: string, storedJson: string = JSON.stringify(doc.stored)): void {
+    this.buffer.add(doc, id, storedJson);
     this.pendingIds.add(id);
     this.dirty = true;
   }

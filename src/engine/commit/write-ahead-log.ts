@@ -16,8 +16,11 @@
 import { crc32 } from '../codec/file-format.js';
 import type { Appender, Directory } from '../directory.js';
 
-/** One logged operation: an upsert of a document (with its `_id`) or a delete by id. */
+/** One replayed operation: an upsert of a document (with its `_id`) or a delete by id. */
 export type WalOp = { readonly u: Record<string, unknown> } | { readonly d: string };
+
+/** One operation to log; an upsert carries its document already serialised as JSON text. */
+export type WalEntry = { readonly uJson: string } | { readonly d: string };
 
 const HEADER = 8;
 
@@ -64,8 +67,9 @@ export class WriteAheadLog {
   }
 
   /** Appends a record (not yet durable); returns the logical offset to pass to {@link syncTo}. */
-  async append(ops: readonly WalOp[]): Promise<number> {
-    const payload = new TextEncoder().encode(JSON.stringify({ ops }));
+  async append(entries: readonly WalEntry[]): Promise<number> {
+    const parts = entries.map((e) => ('uJson' in e ? `{"u":${e.uJson}}` : JSON.stringify(e)));
+    const payload = new TextEncoder().encode(`{"ops":[${parts.join(',')}]}`);
     const record = new Uint8Array(HEADER + payload.length);
     const view = new DataView(record.buffer);
     view.setUint32(0, payload.length, true);

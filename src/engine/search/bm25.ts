@@ -31,7 +31,7 @@ export function bm25NormCache(avgdl: number): Float64Array {
   let cache = normCaches.get(avgdl);
   if (cache !== undefined) return cache;
   cache = new Float64Array(256);
-  for (let n = 0; n < 256; n++) cache[n] = 1 / (BM25_K1 * (1 - BM25_B + (BM25_B * NORM_LENGTHS[n]!) / avgdl));
+  for (let n = 0; n < 256; n++) cache[n] = 1 / (BM25_K1 * (1 - BM25_B + (BM25_B * NORM_LENGTHS[n]) / avgdl));
   if (normCaches.size >= MAX_CACHED_TABLES) normCaches.delete(normCaches.keys().next().value!);
   normCaches.set(avgdl, cache);
   return cache;

@@ -26,23 +26,16 @@ export class FieldInverter {
   private currentDoc = 0;
   private currentLength = 0;
   private readonly sink: TokenSink;
+  /** Raw token -> term id (-1: dropped), when the analyzer's filters can be cached per token. */
+  private readonly rawIds = new Map<string, number>();
+  private readonly tokenize: Analyzer['analyze'];
 
   constructor(
     readonly field: string,
-    private readonly analyzer: Analyzer,
+    analyzer: Analyzer,
   ) {
-    this.sink = (term, position) => {
+    const addTerm = (id: number, position: number): void => {
       this.currentLength++;
-      let id = this.termIds.get(term);
-      if (id === undefined) {
-        id = this.terms.length;
-        this.termIds.set(term, id);
-        this.terms.push(term);
-        this.docs.push([this.currentDoc]);
-        this.freqs.push([1]);
-        this.positions.push([position]);
-        return;
-      }
       const docs = this.docs[id];
       const freqs = this.freqs[id];
       if (docs[docs.length - 1] === this.currentDoc) freqs[freqs.length - 1]++;
@@ -52,6 +45,36 @@ export class FieldInverter {
       }
       this.positions[id].push(position);
     };
+    const termId = (term: string): number => {
+      let id = this.termIds.get(term);
+      if (id === undefined) {
+        id = this.terms.length;
+        this.termIds.set(term, id);
+        this.terms.push(term);
+        this.docs.push([]);
+        this.freqs.push([]);
+        this.positions.push([]);
+      }
+      return id;
+    };
+    const decomposed = analyzer.decomposed;
+    if (decomposed === undefined) {
+      this.tokenize = (text, sink, start) => analyzer.analyze(text, sink, start);
+      this.sink = (term, position) => {
+        addTerm(termId(term), position);
+      };
+    } else {
+      this.tokenize = (text, sink, start) => decomposed.tokenize(text, sink, start);
+      this.sink = (token, position) => {
+        let id = this.rawIds.get(token);
+        if (id === undefined) {
+          const term = decomposed.normalize(token);
+          id = term === null ? -1 : termId(term);
+          this.rawIds.set(token, id);
+        }
+        if (id >= 0) addTerm(id, position);
+      };
+    }
   }
 
   /** Number of distinct terms buffered. */
@@ -70,7 +93,7 @@ export class FieldInverter {
     this.currentLength = 0;
     let position = 0;
     for (const value of values) {
-      position = this.analyzer.analyze(String(value), this.sink, position) + POSITION_GAP;
+      position = this.tokenize(String(value), this.sink, position) + POSITION_GAP;
     }
     while (this.lengths.length < docId) this.lengths.push(0);
     this.lengths.push(this.currentLength);

@@ -66,8 +66,8 @@ export class SegmentBuffer {
     return tokens * 12 + terms * 120 + this.storedBytes * 2 + this.ids.length * 64;
   }
 
-  /** Adds a document whose id is known; a buffered doc with the same id is replaced. */
-  add(doc: ValidDocument, id: string): void {
+  /** Adds a document whose id is known (`storedJson`: its stored fields as JSON); a buffered doc with the same id is replaced. */
+  add(doc: ValidDocument, id: string, storedJson: string): void {
     const docId = this.ids.length;
     const previous = this.idToDoc.get(id);
     if (previous !== undefined) this.deleted.add(previous);
@@ -82,9 +82,8 @@ export class SegmentBuffer {
       if (values !== undefined) for (const v of values) col.values.push(v);
       col.offsets.push(col.values.length);
     }
-    const json = JSON.stringify(doc.stored);
-    this.storedBytes += json.length;
-    this.storedJson.push(json);
+    this.storedBytes += storedJson.length;
+    this.storedJson.push(storedJson);
   }
 
   /** Deletes the buffered doc with this id, if any; returns whether one was live. */

@@ -111,7 +111,7 @@ export class SegmentReader {
       }
       this.ids = ids;
     }
-    return this.ids[doc]!;
+    return this.ids[doc];
   }
 
   /** Reads the live docs of the segment as a manifest records them (`info` of that manifest). */
