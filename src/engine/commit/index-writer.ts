@@ -406,7 +406,11 @@ export class IndexWriter {
     await this.writeFiles(merged.files);
     const reader = await SegmentReader.open(this.dir, merged.info, merged.files);
     await this.mutex.run(() => {
-      if (this.closed) return;
+      if (this.closed || this.failure !== null || !sources.every((s) => this.segments.includes(s))) {
+        // A rollback (or close) replaced the sources meanwhile: the merge result is obsolete.
+        for (const name of merged.files.keys()) this.deleteLater(name);
+        return;
+      }
       // Carry over deletes that happened while merging.
       const liveDocs = LiveDocs.allLive(merged.info.maxDoc);
       sources.forEach((s, i) => {
