@@ -20,7 +20,12 @@ import type { DocumentLocation } from './schema/document.js';
 import { mappingFromJson, mappingToJson, parseMapping } from './schema/mapping.js';
 import type { Mapping } from './schema/mapping.js';
 import { parseQuery } from './search/query.js';
-import { searchTopDocs } from './search/searcher.js';
+import { parseAggregations } from './search/aggregations.js';
+import type { AggregationResult } from './search/aggregations.js';
+import { parseFilters } from './search/filter.js';
+import { executeSearch } from './search/searcher.js';
+import type { SearchPlan } from './search/searcher.js';
+import { parseSearchAfter, parseSort } from './search/sort.js';
 import { readVerified, SegmentReader } from './segment/segment-reader.js';
 import { Snapshot } from './segment/snapshot.js';
 
@@ -53,6 +58,14 @@ export interface SearchRequest {
   readonly track_total_hits?: boolean | number;
   /** Stored fields to return (`*` wildcards allowed); default all. `_id` and `_score` always come. */
   readonly fields?: readonly string[];
+  /** Nixiesearch filters: `{ include?: <filter>, exclude?: <filter> }`. */
+  readonly filters?: unknown;
+  /** Aggregations by name: `{ <name>: { term: { field, size } } | { range: { field, ranges } } }`. */
+  readonly aggs?: unknown;
+  /** Sort keys: `"_score"`, `"_doc"`, `"<field>"` or `{ <field>: { order, missing } }`. */
+  readonly sort?: unknown;
+  /** The `_sort` array of the last hit of the previous page. */
+  readonly search_after?: unknown;
 }
 
 /** One hit: id, score and stored fields. */
@@ -68,6 +81,8 @@ export interface SearchResponse {
   /** "eq" when total is exact, "gte" when it is a lower bound. */
   readonly total_relation: 'eq' | 'gte';
   readonly hits: readonly SearchHit[];
+  /** Aggregation results by name, when the request asked for any. */
+  readonly aggs?: Readonly<Record<string, AggregationResult>>;
 }
 
 /** Figures about an index. */
@@ -260,12 +275,28 @@ export class Index {
     const track = request.track_total_hits;
     const countUpTo = track === true ? Infinity : track === false ? 0 : track ?? DEFAULT_TRACK_TOTAL_HITS;
     const query = parseQuery(request.query, this.mapping, getAnalyzer);
+    let sort = request.sort === undefined ? null : parseSort(request.sort, this.mapping);
+    // Deep paging needs a total order: by score (then _id) unless the request sorts.
+    if (request.search_after !== undefined && sort === null) sort = parseSort(['_score'], this.mapping);
+    const plan: SearchPlan = {
+      query,
+      filter: parseFilters(request.filters, this.mapping),
+      sort,
+      searchAfter: request.search_after === undefined || sort === null ? null : parseSearchAfter(request.search_after, sort),
+      k: from + size,
+      countUpTo,
+      aggs: parseAggregations(request.aggs, this.mapping),
+    };
+    const project = fieldProjection(request.fields);
     const snapshot = this.acquireSnapshot();
     try {
-      const top = searchTopDocs(snapshot, query, from + size, countUpTo);
-      const project = fieldProjection(request.fields);
-      const hits = top.hits.slice(from).map((h) => loadHit(snapshot, h.doc, h.score, project));
-      return { took: Math.round(performance.now() - started), total: top.total, total_relation: top.totalRelation, hits };
+      const top = executeSearch(snapshot, plan);
+      const hits = top.hits.slice(from).map((h) => {
+        const hit = loadHit(snapshot, h.doc, h.score, project);
+        return h.sortValues === undefined ? hit : { ...hit, _sort: h.sortValues };
+      });
+      const response: SearchResponse = { took: Math.round(performance.now() - started), total: top.total, total_relation: top.totalRelation, hits };
+      return plan.aggs.length > 0 ? { ...response, aggs: top.aggs } : response;
     } finally {
       snapshot.release();
     }

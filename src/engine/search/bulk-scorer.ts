@@ -12,7 +12,7 @@
  *   essential ones while the candidate's bound still beats the threshold (Lucene's
  *   MaxScoreBulkScorer, after Turtle and Flood's MaxScore).
  */
-import type { LiveDocs } from '../codec/live-docs/live-docs.js';
+import type { AcceptDocs } from './doc-set.js';
 import type { ScoreCombiner } from './score-combiner.js';
 import { BOUND_SLACK, NO_MORE_DOCS } from './scorer.js';
 import type { Scorer } from './scorer.js';
@@ -26,7 +26,7 @@ export interface CollectContext {
 }
 
 /** Scores every doc of `scorer`, skipping non-competitive block ranges once counting is done. */
-export function scoreWithBlockMax(scorer: Scorer, live: LiveDocs | null, docBase: number, ctx: CollectContext): void {
+export function scoreWithBlockMax(scorer: Scorer, live: AcceptDocs | null, docBase: number, ctx: CollectContext): void {
   const collector = ctx.collector;
   let doc = scorer.nextDoc();
   let windowEnd = -1;
@@ -57,7 +57,7 @@ export function scoreWithBlockMax(scorer: Scorer, live: LiveDocs | null, docBase
 export function scoreMaxScore(
   clauses: readonly Scorer[],
   combiner: ScoreCombiner,
-  live: LiveDocs | null,
+  live: AcceptDocs | null,
   docBase: number,
   ctx: CollectContext,
 ): void {

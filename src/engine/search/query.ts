@@ -28,7 +28,42 @@ export interface CompoundQuery {
   readonly tieBreaker: number;
 }
 
-export type Query = MatchAllQuery | FieldTermsQuery | CompoundQuery;
+/** bool: required (scored) `must`, optional `should`, excluded `mustNot`, required unscored `filter`. */
+export interface BoolQuery {
+  readonly kind: 'bool';
+  readonly must: readonly Query[];
+  readonly should: readonly Query[];
+  readonly mustNot: readonly Query[];
+  readonly filter: readonly Query[];
+  /** Should clauses a doc must match (0 when must/filter clauses exist and none was asked). */
+  readonly minimumShouldMatch: number;
+  readonly boost: number;
+}
+
+/** Terms at relative positions (gaps where the analyzer dropped stop words), matched within `slop` moves. */
+export interface PhraseQuery {
+  readonly kind: 'phrase';
+  readonly field: string;
+  readonly terms: readonly string[];
+  readonly positions: readonly number[];
+  readonly slop: number;
+  readonly boost: number;
+}
+
+/** Terms expanded from the term dictionary: a prefix (constant score) or a fuzzy match (scored). */
+export interface MultiTermQuery {
+  readonly kind: 'prefix' | 'fuzzy';
+  readonly field: string;
+  readonly value: string;
+  /** Max edit distance (fuzzy only). */
+  readonly fuzziness: number;
+  readonly maxExpansions: number;
+  readonly boost: number;
+}
+
+export type Query = MatchAllQuery | FieldTermsQuery | CompoundQuery | BoolQuery | PhraseQuery | MultiTermQuery;
+
+type AnalyzerOf = (name: string) => Analyzer;
 
 /** Parses the `query` object of a search request. */
 export function parseQuery(json: unknown, mapping: Mapping, analyzer: (name: string) => Analyzer, path = 'query'): Query {
@@ -41,9 +76,108 @@ export function parseQuery(json: unknown, mapping: Mapping, analyzer: (name: str
       return parseMatch(body, mapping, analyzer, `${path}.match`);
     case 'multi_match':
       return parseMultiMatch(body, mapping, analyzer, `${path}.multi_match`);
+    case 'bool':
+      return parseBool(body, mapping, analyzer, `${path}.bool`);
+    case 'dis_max': {
+      const o = objectOf(body, `${path}.dis_max`);
+      checkKeys(o, ['queries', 'tie_breaker'], `${path}.dis_max`);
+      const queries = clauseList(o.queries, mapping, analyzer, `${path}.dis_max.queries`);
+      if (queries.length === 0) throw invalid(`${path}.dis_max.queries`, 'expected at least one query');
+      return { kind: 'dis_max', clauses: queries, tieBreaker: optionalNumber(o, 'tie_breaker', `${path}.dis_max`) ?? 0 };
+    }
+    case 'match_phrase':
+      return parsePhrase(body, mapping, analyzer, `${path}.match_phrase`);
+    case 'prefix':
+    case 'fuzzy':
+      return parseMultiTerm(type, body, mapping, `${path}.${type}`);
     default:
-      throw invalid(path, `unknown query type "${type}"; expected one of match_all, match, multi_match`);
+      throw invalid(path, `unknown query type "${type}"; expected one of match_all, match, multi_match, bool, dis_max, match_phrase, prefix, fuzzy`);
   }
+}
+
+function parseBool(body: unknown, mapping: Mapping, analyzer: AnalyzerOf, path: string): BoolQuery {
+  const o = objectOf(body, path);
+  checkKeys(o, ['must', 'should', 'must_not', 'filter', 'minimum_should_match', 'boost'], path);
+  const must = clauseList(o.must, mapping, analyzer, `${path}.must`);
+  const should = clauseList(o.should, mapping, analyzer, `${path}.should`);
+  const mustNot = clauseList(o.must_not, mapping, analyzer, `${path}.must_not`);
+  const filter = clauseList(o.filter, mapping, analyzer, `${path}.filter`);
+  const msm = o.minimum_should_match;
+  let minimumShouldMatch = must.length + filter.length === 0 && should.length > 0 ? 1 : 0;
+  if (msm !== undefined) {
+    if (typeof msm !== 'number' || !Number.isInteger(msm) || msm < 0) {
+      throw invalid(`${path}.minimum_should_match`, `expected a non-negative integer, got ${JSON.stringify(msm)}`);
+    }
+    minimumShouldMatch = msm;
+  }
+  return { kind: 'bool', must, should, mustNot, filter, minimumShouldMatch, boost: optionalNumber(o, 'boost', path) ?? 1 };
+}
+
+/** A clause list: an array of queries, or a single query object (as Elasticsearch accepts). */
+function clauseList(v: unknown, mapping: Mapping, analyzer: AnalyzerOf, path: string): Query[] {
+  if (v === undefined) return [];
+  const list = Array.isArray(v) ? v : [v];
+  return list.map((q, i) => parseQuery(q, mapping, analyzer, Array.isArray(v) ? `${path}[${i}]` : path));
+}
+
+function parsePhrase(body: unknown, mapping: Mapping, analyzer: AnalyzerOf, path: string): PhraseQuery {
+  const [field, spec] = singleKey(body, path);
+  let text: unknown = spec;
+  let slop = 0;
+  let boost = 1;
+  if (typeof spec === 'object' && spec !== null && !Array.isArray(spec)) {
+    const o = spec as Record<string, unknown>;
+    checkKeys(o, ['query', 'slop', 'boost'], `${path}.${field}`);
+    text = o.query;
+    slop = optionalNumber(o, 'slop', `${path}.${field}`) ?? 0;
+    boost = optionalNumber(o, 'boost', `${path}.${field}`) ?? 1;
+  }
+  if (typeof text !== 'string') throw invalid(`${path}.${field}.query`, `expected a string, got ${typeName(text)}`);
+  const mapped = searchableField(field, mapping, path);
+  const terms: string[] = [];
+  const positions: number[] = [];
+  analyzer(mapped.analyzer).analyze(text, (term, position) => {
+    terms.push(term);
+    positions.push(position);
+  });
+  const base = positions[0] ?? 0;
+  return { kind: 'phrase', field, terms, positions: positions.map((p) => p - base), slop: Math.floor(slop), boost };
+}
+
+function parseMultiTerm(type: 'prefix' | 'fuzzy', body: unknown, mapping: Mapping, path: string): MultiTermQuery {
+  const [field, spec] = singleKey(body, path);
+  let value: unknown = spec;
+  let fuzziness: unknown = 'AUTO';
+  let maxExpansions = 50;
+  let boost = 1;
+  if (typeof spec === 'object' && spec !== null && !Array.isArray(spec)) {
+    const o = spec as Record<string, unknown>;
+    checkKeys(o, type === 'fuzzy' ? ['value', 'fuzziness', 'max_expansions', 'boost'] : ['value', 'boost'], `${path}.${field}`);
+    value = o.value;
+    fuzziness = o.fuzziness ?? 'AUTO';
+    maxExpansions = optionalNumber(o, 'max_expansions', `${path}.${field}`) ?? 50;
+    boost = optionalNumber(o, 'boost', `${path}.${field}`) ?? 1;
+  }
+  if (typeof value !== 'string' || value === '') throw invalid(`${path}.${field}.value`, `expected a non-empty string, got ${typeName(value)}`);
+  searchableField(field, mapping, path);
+  // Like Elasticsearch, the value is not analyzed; it is lowercased to meet the analyzed terms.
+  const lower = value.toLowerCase();
+  let edits = 0;
+  if (type === 'fuzzy') {
+    if (fuzziness === 'AUTO' || fuzziness === 'auto') edits = lower.length <= 2 ? 0 : lower.length <= 5 ? 1 : 2;
+    else if (fuzziness === 0 || fuzziness === 1 || fuzziness === 2) edits = fuzziness;
+    else throw invalid(`${path}.${field}.fuzziness`, `expected 0, 1, 2 or "AUTO", got ${JSON.stringify(fuzziness)}`);
+  }
+  return { kind: type, field, value: lower, fuzziness: edits, maxExpansions: Math.max(1, Math.floor(maxExpansions)), boost };
+}
+
+function searchableField(field: string, mapping: Mapping, path: string): { analyzer: string } {
+  const mapped = mapping.field(field);
+  if (mapped === undefined) throw invalid(path, `field "${field}" is not in the mapping`, { field });
+  if (mapped.analyzer === null) {
+    throw invalid(path, `field "${field}" is not searchable (type ${mapped.type}, search disabled)`, { field });
+  }
+  return { analyzer: mapped.analyzer };
 }
 
 function parseMatch(body: unknown, mapping: Mapping, analyzer: (name: string) => Analyzer, path: string): Query {
