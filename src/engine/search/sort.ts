@@ -20,7 +20,7 @@ export type SortValue = number | string | null;
 
 /** Parses the request's `sort` array. */
 export function parseSort(json: unknown, mapping: Mapping, path = 'sort'): SortKey[] {
-  const list = Array.isArray(json) ? json : [json];
+  const list: unknown[] = Array.isArray(json) ? (json as unknown[]) : [json];
   return list.map((entry, i) => {
     const at = `${path}[${i}]`;
     if (typeof entry === 'string') return key(entry, undefined, mapping, at);
@@ -111,11 +111,12 @@ export function parseSearchAfter(json: unknown, keys: readonly SortKey[], path =
   if (!Array.isArray(json) || json.length !== keys.length + 1) {
     throw invalid(path, `expected the _sort array of a hit: ${keys.length} sort values followed by the _id`);
   }
-  const values = json.slice(0, keys.length).map((v, i) => {
+  const given = json as unknown[];
+  const values = given.slice(0, keys.length).map((v, i): SortValue => {
     if (v === null || typeof v === 'number' || typeof v === 'string') return v;
     throw invalid(`${path}[${i}]`, `expected a number, string or null, got ${typeof v}`);
   });
-  const id = json[keys.length] as unknown;
+  const id = given[keys.length];
   if (typeof id !== 'string') throw invalid(`${path}[${keys.length}]`, 'expected the _id string');
   return { values, id };
 }
