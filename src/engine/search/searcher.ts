@@ -216,9 +216,10 @@ function buildBoolScorer(query: Extract<Query, { kind: 'bool' }>, segment: Segme
   const should = build(query.should).filter((s): s is Scorer => s !== null);
   const mustNot = build(query.mustNot).filter((s): s is Scorer => s !== null);
   if (should.length < query.minimumShouldMatch) return null;
-  const required = [...must, ...filter] as Scorer[];
-  if (required.length === 0 && should.length === 0) required.push(new MatchAllScorer(segment.reader.maxDoc, 0));
-  if (required.length === 0 && mustNot.length === 0 && query.minimumShouldMatch <= 1 && should.length > 1 && query.boost === 1) {
+  const required = must.length + filter.length;
+  // Only must_not clauses (or nothing): every doc is a candidate, scored 0.
+  if (required === 0 && should.length === 0) filter.push(new MatchAllScorer(segment.reader.maxDoc, 0));
+  if (required === 0 && mustNot.length === 0 && query.minimumShouldMatch <= 1 && should.length > 1 && query.boost === 1) {
     // A plain disjunction: let MaxScore prune it.
     return new DisjunctionScorer(should, sumCombiner);
   }
