@@ -136,7 +136,7 @@ describe('Index.search against a naive model', () => {
               assert.equal(res.total, expected.length, `total for ${context}`);
               const top = expected.slice(0, r.size);
               assert.equal(res.hits.length, top.length);
-              res.hits.forEach((h, i) => assert.ok(Math.abs(h._score - top[i].score) < 1e-6, `score at ${i} for ${context}: ${h._score} vs ${top[i].score}`));
+              res.hits.forEach((h, i) => { assert.ok(Math.abs(h._score - top[i].score) < 1e-6, `score at ${i} for ${context}: ${h._score} vs ${top[i].score}`); });
               const cut = top.length > 0 ? top[top.length - 1].score : 0;
               const sure = (ids: { id: string; score: number }[]): string[] => ids.filter((x) => x.score > cut + 1e-9).map((x) => x.id).sort();
               assert.deepEqual(sure(res.hits.map((h) => ({ id: h._id, score: h._score }))), sure(top.map((t) => ({ id: t.doc.id, score: t.score }))));
