@@ -19,7 +19,9 @@ import { validateDocument } from './schema/document.js';
 import type { DocumentLocation } from './schema/document.js';
 import { mappingFromJson, mappingToJson, parseMapping } from './schema/mapping.js';
 import type { Mapping } from './schema/mapping.js';
+import { parseHighlight } from './search/highlight-request.js';
 import { parseQuery } from './search/query.js';
+import { parseQueryString } from './search/query-string.js';
 import { parseAggregations } from './search/aggregations.js';
 import type { AggregationResult } from './search/aggregations.js';
 import { parseFilters } from './search/filter.js';
@@ -66,6 +68,10 @@ export interface SearchRequest {
   readonly sort?: unknown;
   /** The `_sort` array of the last hit of the previous page. */
   readonly search_after?: unknown;
+  /** Simple query syntax (`GET /_search?q=`), used when `query` is absent; searches every text field. */
+  readonly q?: string;
+  /** Highlighting: `{ fields: [...], fragment_size?, number_of_fragments?, pre_tag?, post_tag? }`. */
+  readonly highlight?: unknown;
 }
 
 /** One hit: id, score and stored fields. */
@@ -274,7 +280,12 @@ export class Index {
     }
     const track = request.track_total_hits;
     const countUpTo = track === true ? Infinity : track === false ? 0 : track ?? DEFAULT_TRACK_TOTAL_HITS;
-    const query = parseQuery(request.query, this.mapping, getAnalyzer);
+    const queryJson =
+      request.query === undefined && request.q !== undefined
+        ? parseQueryString(request.q, this.mapping.fields.filter((f) => f.analyzer !== null).map((f) => f.name))
+        : request.query;
+    const query = parseQuery(queryJson, this.mapping, getAnalyzer);
+    const highlighter = parseHighlight(request.highlight, this.mapping, query);
     let sort = request.sort === undefined ? null : parseSort(request.sort, this.mapping);
     // Deep paging needs a total order: by score (then _id) unless the request sorts.
     if (request.search_after !== undefined && sort === null) sort = parseSort(['_score'], this.mapping);
@@ -292,7 +303,8 @@ export class Index {
     try {
       const top = executeSearch(snapshot, plan);
       const hits = top.hits.slice(from).map((h) => {
-        const hit = loadHit(snapshot, h.doc, h.score, project);
+        let hit = loadHit(snapshot, h.doc, h.score, project);
+        if (highlighter !== null) hit = { ...hit, _highlight: highlighter(storedOf(snapshot, h.doc)) };
         return h.sortValues === undefined ? hit : { ...hit, _sort: h.sortValues };
       });
       const response: SearchResponse = { took: Math.round(performance.now() - started), total: top.total, total_relation: top.totalRelation, hits };
@@ -434,7 +446,12 @@ function fieldProjection(fields: readonly string[] | undefined): Projection {
   return (name) => patterns.some((p) => p.test(name));
 }
 
-function loadHit(snapshot: Snapshot, doc: number, score: number, project: Projection): SearchHit {
+function storedOf(snapshot: Snapshot, doc: number): Record<string, unknown> {
+  const seg = segmentOf(snapshot, doc);
+  return seg.reader.stored.get(doc - seg.docBase);
+}
+
+function segmentOf(snapshot: Snapshot, doc: number): Snapshot['segments'][number] {
   const segs = snapshot.segments;
   let lo = 0;
   let hi = segs.length - 1;
@@ -443,7 +460,11 @@ function loadHit(snapshot: Snapshot, doc: number, score: number, project: Projec
     if (segs[mid].docBase <= doc) lo = mid;
     else hi = mid - 1;
   }
-  const seg = segs[lo];
+  return segs[lo];
+}
+
+function loadHit(snapshot: Snapshot, doc: number, score: number, project: Projection): SearchHit {
+  const seg = segmentOf(snapshot, doc);
   if (project === null) return { _id: seg.reader.idOf(doc - seg.docBase), _score: score };
   const { _id, ...stored } = seg.reader.stored.get(doc - seg.docBase);
   const hit: Record<string, unknown> = { _id: String(_id), _score: score };
