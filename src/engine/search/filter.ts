@@ -72,7 +72,46 @@ export function parseFilter(json: unknown, mapping: Mapping, path: string): Filt
   }
 }
 
-/** Evaluates a filter over one segment (deleted docs are not excluded here). */
+/** Filter results kept per segment (segments never change): Elasticsearch's query cache idea. */
+const FILTER_CACHE_SIZE = 64;
+const filterCaches = new WeakMap<SegmentReader, Map<string, DocBits>>();
+
+/**
+ * The docs of one segment that pass `filter` (deleted docs are not excluded here). Results are
+ * cached per segment by the filter's canonical form; callers must not modify the returned set.
+ */
+export function filterDocs(filter: Filter, reader: SegmentReader): DocBits {
+  let cache = filterCaches.get(reader);
+  if (cache === undefined) filterCaches.set(reader, (cache = new Map<string, DocBits>()));
+  const key = canonical(filter);
+  let bits = cache.get(key);
+  if (bits !== undefined) {
+    // Refresh its place in the LRU order.
+    cache.delete(key);
+    cache.set(key, bits);
+    return bits;
+  }
+  bits = evaluateFilter(filter, reader);
+  if (cache.size >= FILTER_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(key, bits);
+  return bits;
+}
+
+function canonical(f: Filter): string {
+  switch (f.kind) {
+    case 'term':
+      return `term(${f.field.name}:${JSON.stringify(f.values)})`;
+    case 'range':
+      return `range(${f.field.name}:${f.gt}:${f.gte}:${f.lt}:${f.lte})`;
+    case 'and':
+    case 'or':
+      return `${f.kind}(${f.filters.map(canonical).join(',')})`;
+    case 'not':
+      return `not(${canonical(f.filter)})`;
+  }
+}
+
+/** Evaluates a filter over one segment into a fresh set (deleted docs are not excluded here). */
 export function evaluateFilter(filter: Filter, reader: SegmentReader): DocBits {
   const maxDoc = reader.maxDoc;
   switch (filter.kind) {
@@ -106,15 +145,19 @@ function termBits(field: string, values: readonly (string | number)[], reader: S
   const col = reader.docValues.column(field);
   if (col === undefined) return bits;
   if (col.kind === 'keyword') {
-    const wanted = new Set<number>();
+    const wanted = new Uint8Array(col.dictionary.length);
+    let any = false;
     for (const v of values) {
       const ord = binarySearch(col.dictionary, String(v));
-      if (ord >= 0) wanted.add(ord);
+      if (ord >= 0) {
+        wanted[ord] = 1;
+        any = true;
+      }
     }
-    if (wanted.size === 0) return bits;
+    if (!any) return bits;
     for (let d = 0; d < maxDoc; d++) {
       for (let i = col.offsets[d]; i < col.offsets[d + 1]; i++) {
-        if (wanted.has(col.ords[i])) {
+        if (wanted[col.ords[i]] === 1) {
           bits.bits[d] = 1;
           break;
         }

@@ -18,7 +18,7 @@ import { ConstantScoreScorer } from './constant-score-scorer.js';
 import { DisjunctionScorer } from './disjunction-scorer.js';
 import { DocBits } from './doc-set.js';
 import type { AcceptDocs } from './doc-set.js';
-import { evaluateFilter } from './filter.js';
+import { filterDocs } from './filter.js';
 import type { Filter } from './filter.js';
 import { expandFuzzy } from './fuzzy.js';
 import { MatchAllScorer } from './match-all-scorer.js';
@@ -121,19 +121,20 @@ export function executeSearch(snapshot: Snapshot, plan: SearchPlan): TopDocs {
 function offerSorted(sorted: SortedCollector, plan: SearchPlan, segment: SegmentView, scorer: Scorer, d: number): void {
   const keys = plan.sort!;
   const needsScore = keys.some((k) => k.by === 'score');
-  const score = needsScore ? scorer.score() : 0;
+  const score = needsScore ? scorer.score() : NaN;
   const values = keys.map((k): SortValue => (k.by === 'score' ? score : k.by === 'doc' ? segment.docBase + d : fieldSortValue(segment.reader, k, d)));
-  const hit: SortedHit = { doc: segment.docBase + d, score: needsScore ? score : NaN, values, id: segment.reader.idOf(d) };
-  if (plan.searchAfter !== null && compareHits(hit, { doc: -1, score: 0, ...plan.searchAfter }, keys) <= 0) return;
-  sorted.offer(hit);
+  const id = (): string => segment.reader.idOf(d);
+  if (plan.searchAfter !== null && compareHits({ doc: -1, score: 0, values, id: id() }, { doc: -1, score: 0, ...plan.searchAfter }, keys) <= 0) return;
+  if (!sorted.competitive(values, id)) return;
+  sorted.offer({ doc: segment.docBase + d, score, values, id: id() });
 }
 
 /** Live docs, intersected with the filter when there is one; null when every doc is accepted. */
 function acceptDocs(segment: SegmentView, filter: Filter | null): AcceptDocs | null {
   const live = segment.liveDocs.liveCount === segment.reader.maxDoc ? null : segment.liveDocs;
   if (filter === null) return live;
-  const bits = evaluateFilter(filter, segment.reader);
-  return live === null ? bits : bits.and(live);
+  const bits = filterDocs(filter, segment.reader);
+  return live === null ? bits : { isLive: (d) => bits.bits[d] === 1 && live.isLive(d) };
 }
 
 function weights(snapshot: Snapshot): WeightOf {

@@ -130,7 +130,21 @@ export class SortedCollector {
     private readonly keys: readonly SortKey[],
   ) {}
 
-  /** Whether a hit would enter the heap (cheap pre-check before materialising it). */
+  /**
+   * Whether a hit with these sort values could enter the heap: a cheap check before building the
+   * hit object, so docs that cannot compete cost no allocation. `id` is asked only on a full tie.
+   */
+  competitive(values: readonly SortValue[], id: () => string): boolean {
+    if (this.heap.length < this.k) return this.k > 0;
+    const worst = this.heap[0];
+    for (let i = 0; i < this.keys.length; i++) {
+      const c = compareValues(values[i], worst.values[i], this.keys[i]);
+      if (c !== 0) return c < 0;
+    }
+    return id() < worst.id;
+  }
+
+  /** Adds a hit, evicting the worst kept one when full. */
   offer(hit: SortedHit): void {
     const heap = this.heap;
     if (this.k === 0) return;
