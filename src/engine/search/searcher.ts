@@ -28,7 +28,7 @@ import { disMaxCombiner, sumCombiner } from './score-combiner.js';
 import { NO_MORE_DOCS } from './scorer.js';
 import type { Scorer } from './scorer.js';
 import { SortedCollector, compareHits, fieldSortValue } from './sort.js';
-import type { SortKey, SortValue, SortedHit } from './sort.js';
+import type { SortKey, SortValue } from './sort.js';
 import { TermScorer } from './term-scorer.js';
 import { TopKCollector } from './top-k-collector.js';
 
