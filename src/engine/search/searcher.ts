@@ -27,7 +27,7 @@ import type { FieldTermsQuery, PhraseQuery, Query } from './query.js';
 import { disMaxCombiner, sumCombiner } from './score-combiner.js';
 import { NO_MORE_DOCS } from './scorer.js';
 import type { Scorer } from './scorer.js';
-import { SortedCollector, compareHits, fieldSortValue } from './sort.js';
+import { SortedCollector, compareHits, fieldSortValues } from './sort.js';
 import type { SortKey, SortValue } from './sort.js';
 import { TermScorer } from './term-scorer.js';
 import { TopKCollector } from './top-k-collector.js';
@@ -94,11 +94,12 @@ export function executeSearch(snapshot: Snapshot, plan: SearchPlan): TopDocs {
       continue;
     }
     const matched = aggs === null ? null : new GrowableDocs();
+    const offer = sorted === null ? null : sortedOffer(sorted, plan, segment, scorer);
     for (let d = scorer.nextDoc(); d !== NO_MORE_DOCS; d = scorer.nextDoc()) {
       if (accept !== null && !accept.isLive(d)) continue;
       total++;
       matched?.push(d);
-      if (sorted !== null) offerSorted(sorted, plan, segment, scorer, d);
+      if (offer !== null) offer(d);
       else collector.collect(segment.docBase + d, scorer.score());
     }
     if (aggs !== null && matched !== null) aggs.collect(segment.reader, matched.docs, matched.length);
@@ -118,15 +119,23 @@ export function executeSearch(snapshot: Snapshot, plan: SearchPlan): TopDocs {
   return { hits: collector.results(), total: collector.totalHits, totalRelation: exact ? 'eq' : 'gte', aggs: aggResults };
 }
 
-function offerSorted(sorted: SortedCollector, plan: SearchPlan, segment: SegmentView, scorer: Scorer, d: number): void {
+/** Offers a segment's docs to the sorted collector; sort columns are resolved once per segment. */
+function sortedOffer(sorted: SortedCollector, plan: SearchPlan, segment: SegmentView, scorer: Scorer): (d: number) => void {
   const keys = plan.sort!;
   const needsScore = keys.some((k) => k.by === 'score');
-  const score = needsScore ? scorer.score() : NaN;
-  const values = keys.map((k): SortValue => (k.by === 'score' ? score : k.by === 'doc' ? segment.docBase + d : fieldSortValue(segment.reader, k, d)));
-  const id = (): string => segment.reader.idOf(d);
-  if (plan.searchAfter !== null && compareHits({ doc: -1, score: 0, values, id: id() }, { doc: -1, score: 0, ...plan.searchAfter }, keys) <= 0) return;
-  if (!sorted.competitive(values, id)) return;
-  sorted.offer({ doc: segment.docBase + d, score, values, id: id() });
+  const readers = keys.map((k) => (k.by === 'field' ? fieldSortValues(segment.reader, k) : null));
+  const values: SortValue[] = new Array<SortValue>(keys.length);
+  return (d) => {
+    const score = needsScore ? scorer.score() : NaN;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      values[i] = k.by === 'score' ? score : k.by === 'doc' ? segment.docBase + d : readers[i]!(d);
+    }
+    const id = (): string => segment.reader.idOf(d);
+    if (plan.searchAfter !== null && compareHits({ doc: -1, score: 0, values, id: id() }, { doc: -1, score: 0, ...plan.searchAfter }, keys) <= 0) return;
+    if (!sorted.competitive(values, id)) return;
+    sorted.offer({ doc: segment.docBase + d, score, values: [...values], id: id() });
+  };
 }
 
 /** Live docs, intersected with the filter when there is one; null when every doc is accepted. */

@@ -62,20 +62,27 @@ function key(name: string, spec: unknown, mapping: Mapping, path: string): SortK
   };
 }
 
-/** Reads a field's sort value of one doc: the smallest value ascending, the largest descending. */
-export function fieldSortValue(reader: SegmentReader, key: SortKey, doc: number): SortValue {
+/**
+ * A reader of one field's sort value per doc of a segment (the column is resolved once): the
+ * smallest value ascending, the largest descending, null when the doc has none.
+ */
+export function fieldSortValues(reader: SegmentReader, key: SortKey): (doc: number) => SortValue {
   const col = reader.docValues.column(key.field);
-  if (col === undefined) return null;
-  const start = col.offsets[doc];
-  const end = col.offsets[doc + 1];
-  if (start === end) return null;
+  if (col === undefined) return () => null;
   if (col.kind === 'numeric') {
-    let v = col.values[start];
-    for (let i = start + 1; i < end; i++) v = key.order === 1 ? Math.min(v, col.values[i]) : Math.max(v, col.values[i]);
-    return v;
+    const { offsets, values } = col;
+    return (doc) => {
+      const start = offsets[doc];
+      const end = offsets[doc + 1];
+      if (start === end) return null;
+      let v = values[start];
+      for (let i = start + 1; i < end; i++) v = key.order === 1 ? Math.min(v, values[i]) : Math.max(v, values[i]);
+      return v;
+    };
   }
-  // Ordinals are sorted within a doc: first is the smallest.
-  return col.dictionary[key.order === 1 ? col.ords[start] : col.ords[end - 1]];
+  const { offsets, ords, dictionary } = col;
+  // Ordinals are sorted within a doc: the first is the smallest.
+  return (doc) => (offsets[doc] === offsets[doc + 1] ? null : dictionary[key.order === 1 ? ords[offsets[doc]] : ords[offsets[doc + 1] - 1]]);
 }
 
 /** Compares two sort values under a key (missing values placed per `missing`, whatever the order). */

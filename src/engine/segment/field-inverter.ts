@@ -15,9 +15,13 @@ export const POSITION_GAP = 100;
 export class FieldInverter {
   private readonly termIds = new Map<string, number>();
   private readonly terms: string[] = [];
-  private readonly docs: number[][] = [];
-  private readonly freqs: number[][] = [];
-  private readonly positions: number[][] = [];
+  /**
+   * One stream per term: a new doc is written as its marker `-(doc + 1)`, followed by the positions
+   * of the term in that doc. One array and about one push per token keeps the buffer cheap.
+   */
+  private readonly streams: number[][] = [];
+  /** Last doc each term was seen in. */
+  private lastDocs = new Int32Array(1024);
   /** Field length (token count) per doc id; 0 when the doc has no token in this field. */
   private readonly lengths: number[] = [];
   private docCount = 0;
@@ -36,14 +40,11 @@ export class FieldInverter {
   ) {
     const addTerm = (id: number, position: number): void => {
       this.currentLength++;
-      const docs = this.docs[id];
-      const freqs = this.freqs[id];
-      if (docs[docs.length - 1] === this.currentDoc) freqs[freqs.length - 1]++;
-      else {
-        docs.push(this.currentDoc);
-        freqs.push(1);
-      }
-      this.positions[id].push(position);
+      const stream = this.streams[id];
+      if (this.lastDocs[id] !== this.currentDoc) {
+        this.lastDocs[id] = this.currentDoc;
+        stream.push(-(this.currentDoc + 1), position);
+      } else stream.push(position);
     };
     const termId = (term: string): number => {
       let id = this.termIds.get(term);
@@ -51,9 +52,13 @@ export class FieldInverter {
         id = this.terms.length;
         this.termIds.set(term, id);
         this.terms.push(term);
-        this.docs.push([]);
-        this.freqs.push([]);
-        this.positions.push([]);
+        this.streams.push([]);
+        if (id >= this.lastDocs.length) {
+          const grown = new Int32Array(this.lastDocs.length * 2);
+          grown.set(this.lastDocs);
+          this.lastDocs = grown;
+        }
+        this.lastDocs[id] = -1;
       }
       return id;
     };
@@ -112,11 +117,26 @@ export class FieldInverter {
       docCount: this.docCount,
       sumTotalTermFreq: this.sumTotalTermFreq,
     });
-    const terms = this.terms;
-    const order = Array.from(terms.keys()).sort((a, b) => (terms[a] < terms[b] ? -1 : 1));
-    for (const id of order) {
-      const docs = this.docs[id];
-      writer.addTerm(terms[id], docs.length, docs, this.freqs[id], this.positions[id]);
+    // Default sort compares UTF-16 code units: the term dictionary's order.
+    const sorted = [...this.terms].sort();
+    const docs: number[] = [];
+    const freqs: number[] = [];
+    const positions: number[] = [];
+    for (const term of sorted) {
+      const stream = this.streams[this.termIds.get(term)!];
+      docs.length = 0;
+      freqs.length = 0;
+      positions.length = 0;
+      for (const v of stream) {
+        if (v < 0) {
+          docs.push(-v - 1);
+          freqs.push(0);
+        } else {
+          freqs[freqs.length - 1]++;
+          positions.push(v);
+        }
+      }
+      writer.addTerm(term, docs.length, docs, freqs, positions);
     }
   }
 }
