@@ -10,7 +10,7 @@ import { IndexWriter, defaultWriterOptions, liveDocsGeneration, writeManifest } 
 import type { CommitResult, PreparedDocument, WriterOptions } from './commit/index-writer.js';
 import { FORMAT_VERSION, MANIFEST_FILE, MANIFEST_TEMP_FILE, decodeManifest, manifestFiles } from './commit/manifest.js';
 import type { Manifest } from './commit/manifest.js';
-import { WriteAheadLog, walGenerationOf } from './commit/write-ahead-log.js';
+import { WriteAheadLog, walFile, walGenerationOf } from './commit/write-ahead-log.js';
 import type { Directory } from './directory.js';
 import { ErrorCode, YarrowError } from './errors.js';
 import { silentLogger } from './logger.js';
@@ -190,6 +190,9 @@ export class Index {
       if (replayed > 0) {
         log.info(`replayed ${replayed} operations from the write-ahead log`);
         await writer.commit();
+      } else {
+        // Earlier generations hold nothing valid (sessions that never wrote, or a torn record).
+        for (const gen of replayGen) if (gen !== walGen) await dir.delete(walFile(gen));
       }
       const index = new Index(dir, manifest.name, mapping, writer, null, writer.lastCommit, log);
       index.startRefreshTimer(options.refreshIntervalMs ?? 1000);

@@ -96,7 +96,10 @@ export class IndexWriter {
   private readonly merging = new Set<Promise<void>>();
   private readonly deletions = new Set<Promise<void>>();
   private failure: Error | null = null;
+  private closing = false;
   private closed = false;
+  /** Bumped by every setCheckpoint, so a commit knows whether one arrived while it was writing. */
+  private checkpointVersion = 0;
 
   constructor(
     private readonly dir: Directory,
@@ -185,6 +188,7 @@ export class IndexWriter {
   /** Records a source position to store with the next commit (e.g. Kafka offsets). */
   setCheckpoint(source: string, position: unknown): void {
     this.checkpoints[source] = position;
+    this.checkpointVersion++;
     this.dirty = true;
   }
 
@@ -240,19 +244,41 @@ export class IndexWriter {
 
   /** Waits for running merges, commits, and releases the lock. */
   async close(): Promise<void> {
-    if (this.closed) return;
-    while (this.merging.size > 0) await Promise.allSettled([...this.merging]);
-    if (this.failure === null) await this.mutex.run(() => this.commitLocked());
-    this.closed = true;
-    await this.wal.close();
-    this.current.release();
-    await Promise.allSettled([...this.deletions]);
-    await this.lock.release();
+    if (this.closed || this.closing) return;
+    // No merge may start from here on: its segment id and files would outlive this writer.
+    this.closing = true;
+    try {
+      while (this.merging.size > 0) await Promise.allSettled([...this.merging]);
+      if (this.failure === null) await this.mutex.run(() => this.commitLocked());
+      while (this.merging.size > 0) await Promise.allSettled([...this.merging]);
+    } finally {
+      this.closed = true;
+      await this.wal.close().catch((e: unknown) => { this.log.warn(`closing the write-ahead log failed: ${(e as Error).message}`); });
+      this.current.release();
+      await Promise.allSettled([...this.deletions]);
+      await this.lock.release();
+    }
   }
+
 
   private async refreshLocked(): Promise<boolean> {
     if (this.pendingIds.size === 0 && this.buffer.maxDoc === 0) return false;
-    // Delete older copies of every touched id from the existing segments.
+    // Write and open the new segment before changing any state: if that fails, the buffer and the
+    // pending deletes are still here, and the writer stops (the WAL still holds every batch).
+    let added: LiveSegment | null = null;
+    if (this.buffer.maxDoc > 0) {
+      try {
+        const flushed = this.buffer.flush(segmentName(this.allocateSegmentId()));
+        await this.writeFiles(flushed.files);
+        const reader = await SegmentReader.open(this.dir, flushed.info, flushed.files);
+        const liveDocs = LiveDocs.allLive(flushed.info.maxDoc);
+        for (const d of flushed.deletedDocs) liveDocs.delete(d);
+        added = { info: flushed.info, reader, liveDocs, liveDirty: flushed.deletedDocs.length > 0, durable: false, delGen: 0, merging: false };
+      } catch (e) {
+        throw this.fail(e);
+      }
+    }
+    // Delete older copies of every touched id from the existing segments (copy-on-write).
     for (const seg of this.segments) {
       let cloned = false;
       for (const id of this.pendingIds) {
@@ -268,23 +294,9 @@ export class IndexWriter {
       }
     }
     this.pendingIds = new Set();
-    if (this.buffer.maxDoc > 0) {
-      const name = segmentName(this.allocateSegmentId());
-      const flushed = this.buffer.flush(name);
+    if (added !== null) {
+      this.segments.push(added);
       this.buffer = new SegmentBuffer(this.mapping, this.analyzer);
-      await this.writeFiles(flushed.files);
-      const reader = await SegmentReader.open(this.dir, flushed.info, flushed.files);
-      const liveDocs = LiveDocs.allLive(flushed.info.maxDoc);
-      for (const d of flushed.deletedDocs) liveDocs.delete(d);
-      this.segments.push({
-        info: flushed.info,
-        reader,
-        liveDocs,
-        liveDirty: flushed.deletedDocs.length > 0,
-        durable: false,
-        delGen: 0,
-        merging: false,
-      });
     }
     this.dropFullyDeleted();
     this.replaceSnapshot();
@@ -297,6 +309,7 @@ export class IndexWriter {
       return { seq: this.committed.seq, files: manifestFiles(this.committed) };
     }
     try {
+      const checkpointVersion = this.checkpointVersion;
       const nextGeneration = this.wal.generation + 1;
       await this.wal.rotate(nextGeneration);
       const toSync: string[] = [];
@@ -333,7 +346,8 @@ export class IndexWriter {
       this.refs.incRef(files);
       this.refs.decRef(manifestFiles(this.committed));
       this.committed = manifest;
-      this.dirty = false;
+      // A checkpoint set while this commit was being written is not in it: stay dirty.
+      this.dirty = this.checkpointVersion !== checkpointVersion;
       for (const name of await this.dir.list()) {
         const gen = walGenerationOf(name);
         if (gen !== undefined && gen < nextGeneration) this.deleteLater(name);
@@ -376,7 +390,7 @@ export class IndexWriter {
   }
 
   private maybeMerge(): void {
-    if (!this.options.merges || this.closed || this.failure !== null) return;
+    if (!this.options.merges || this.closing || this.closed || this.failure !== null) return;
     const eligible = this.segments.filter((s) => !s.merging);
     const plans = planMerges(
       eligible.map((s) => ({ name: s.info.name, maxDoc: s.info.maxDoc, liveDocs: s.liveDocs.liveCount, sizeBytes: segmentBytes(s.info) })),
@@ -397,6 +411,10 @@ export class IndexWriter {
   private async runMerge(sources: LiveSegment[]): Promise<void> {
     // Let the caller's turn finish before the CPU-heavy part.
     await new Promise<void>((r) => setImmediate(r));
+    if (this.closing || this.closed || this.failure !== null) {
+      for (const s of sources) s.merging = false;
+      return;
+    }
     const startLive = sources.map((s) => s.liveDocs);
     const name = segmentName(this.allocateSegmentId());
     const merged = mergeSegments(

@@ -243,7 +243,9 @@ function buildPhraseScorer(query: PhraseQuery, segment: SegmentView, weightOf: W
   if (norms === undefined) return null;
   const postings = [];
   let weight = 0;
-  let maxFreq = Infinity;
+  // An exact phrase occurs at most as often as its rarest term; a sloppy sweep finds at most one
+  // window per position it visits.
+  let maxFreq = query.slop === 0 ? Infinity : 0;
   let minNorm = 0;
   let normInverse: Float64Array | null = null;
   for (const term of query.terms) {
@@ -253,7 +255,7 @@ function buildPhraseScorer(query: PhraseQuery, segment: SegmentView, weightOf: W
     postings.push(segment.reader.postings(info));
     weight += w.weight;
     normInverse = w.normInverse;
-    maxFreq = Math.min(maxFreq, info.maxFreq);
+    maxFreq = query.slop === 0 ? Math.min(maxFreq, info.maxFreq) : maxFreq + info.maxFreq;
     minNorm = Math.max(minNorm, info.minNorm);
   }
   return new PhraseScorer(postings, query.positions, query.slop, norms, weight, normInverse!, maxFreq, minNorm);

@@ -98,6 +98,7 @@ export class PostingsIterator {
 
   /** Moves to the next doc and returns it. */
   nextDoc(): number {
+    if (this.doc === NO_MORE_DOCS) return NO_MORE_DOCS;
     if (this.index + 1 < this.blockCount) {
       this.index++;
       return (this.doc = this.docs[this.index]!);

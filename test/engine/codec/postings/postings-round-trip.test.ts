@@ -82,3 +82,16 @@ describe('PostingsWriter / PostingsIterator', () => {
     );
   });
 });
+
+describe('PostingsIterator once exhausted (review of issue #2)', () => {
+  it('stays exhausted on nextDoc after advance ran past the last doc', () => {
+    fc.assert(
+      fc.property(postingList, ([docs, pos]) => {
+        const { infos, postings, positions } = write([[docs, pos]], new Uint8Array(5001));
+        const it = new PostingsIterator(postings, positions, infos[0], IndexOptions.docsFreqsPositions);
+        assert.equal(it.advance(docs[docs.length - 1] + 1), NO_MORE_DOCS);
+        assert.equal(it.nextDoc(), NO_MORE_DOCS);
+      }),
+    );
+  });
+});
