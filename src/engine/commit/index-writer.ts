@@ -411,7 +411,8 @@ export class IndexWriter {
   private async runMerge(sources: LiveSegment[]): Promise<void> {
     // Let the caller's turn finish before the CPU-heavy part.
     await new Promise<void>((r) => setImmediate(r));
-    if (this.closing || this.closed || this.failure !== null) {
+    // A merge planned before close() began still runs: close() waits for it before its last commit.
+    if (this.closed || this.failure !== null) {
       for (const s of sources) s.merging = false;
       return;
     }
