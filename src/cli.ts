@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+/**
+ * The `yarrow` executable (package.json "bin"): runs the CLI on this process's argv, streams and
+ * signals, then exits with its code.
+ */
+import { runCli } from './cli/index.js';
+
+const controller = new AbortController();
+const onSignal = (): void => {
+  // A second signal means "now": exit without waiting for the rollback.
+  if (controller.signal.aborted) process.exit(130);
+  controller.abort();
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
+const code = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: controller.signal });
+if (process.env.YARROW_REPORT_MAX_RSS === '1') {
+  // For benchmarks: peak resident set size of the whole run, in bytes.
+  process.stderr.write(`max_rss_bytes=${process.resourceUsage().maxRSS * 1024}\n`);
+}
+process.exit(code);

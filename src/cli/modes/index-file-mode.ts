@@ -1,0 +1,132 @@
+/**
+ * `yarrow index file`: pulls JSONL from a path, directory, HTTP URL or S3 prefix into an index,
+ * one commit per file, logs that indexing is done with the final seq, and exits 0. This is where
+ * config, storage, sources and the engine are wired together.
+ */
+import { loadConfig } from '../../config/index.js';
+import { Index } from '../../engine/index.js';
+import { FileIndexer, HttpFileSource, LocalFileSource, parseSourceUrl, ProgressReporter, SourceError, SourceUrlError } from '../../ingest/index.js';
+import type { FileSource, SourceUrl } from '../../ingest/index.js';
+import { engineLogger } from '../cli-logger.js';
+import { TerminalProgressBar } from '../progress-bar.js';
+import { InterruptedError, UsageError } from '../usage-error.js';
+import type { CommonOptions, ModeContext } from './mode-context.js';
+import { openStore } from './open-store.js';
+
+/** Options of `index file` (SPEC §1.1). */
+export interface IndexFileOptions extends CommonOptions {
+  readonly config: string;
+  readonly index: string;
+  readonly url: string;
+  readonly recursive: boolean;
+  readonly endpoint: string | undefined;
+}
+
+/** Runs `index file`; resolves to the exit code, throws the error that ended it. */
+export async function runIndexFile(options: IndexFileOptions, ctx: ModeContext): Promise<number> {
+  const { log } = ctx;
+  const loaded = await loadConfig(options.config, ctx.env);
+  const mapping = loaded.mappings.get(options.index);
+  if (mapping === undefined) {
+    const known = [...loaded.mappings.keys()];
+    const has = known.length === 0 ? 'its schema section is empty' : `it defines ${known.join(', ')}`;
+    throw new UsageError(`-i, --index: the config ${options.config} has no index "${options.index}" in its schema (${has})`);
+  }
+  const url = parseUrl(options.url);
+  if (options.endpoint !== undefined && url.kind !== 's3') {
+    throw new UsageError(`-e, --endpoint applies to s3:// URLs only, but -u is ${options.url}`);
+  }
+  const source = await createSource(options, url, ctx);
+  const started = performance.now();
+  try {
+    const objects = await source.list();
+    if (objects.length === 0) throw new SourceError(`${options.url}: no files to index`, options.url);
+    const indexConfig = loaded.config.schema[options.index];
+    const store = await openStore(indexConfig.store ?? loaded.config.store, options.index);
+    if (indexConfig.store?.memory !== undefined || (indexConfig.store === undefined && loaded.config.store.memory !== undefined)) {
+      log.warn('the store is memory: the index is discarded when this process exits');
+    }
+    const index = await Index.open(store.dir, {
+      name: options.index,
+      mapping,
+      logger: engineLogger(log),
+      refreshIntervalMs: 0,
+      // A file must commit whole or not at all, so no size-triggered commit may cut one in two.
+      writer: { maxWalBytes: Number.MAX_SAFE_INTEGER },
+    });
+    try {
+      const display = ctx.stderr.isTTY === true ? new TerminalProgressBar(ctx.stderr, ctx.sink) : null;
+      const progress = new ProgressReporter({ log: (message, fields) => { log.info(fields, message); }, display });
+      for (const o of objects) progress.addTotal(o.size);
+      log.info(`indexing ${objects.length} file${objects.length === 1 ? '' : 's'} from ${options.url} into index ${options.index} (${store.location})`);
+      progress.start();
+      let filesDone = 0;
+      const indexer = new FileIndexer({
+        target: index,
+        progress,
+        checkpointKey: options.url,
+        signal: ctx.signal,
+        interrupted: () => new InterruptedError('interrupted: the file being indexed was rolled back; files indexed before it stay committed'),
+        onFileDone: (r) => {
+          filesDone++;
+          log.info(`indexed ${r.name}: ${r.docs} docs from ${r.lines} lines, seq=${r.seq}`);
+        },
+        onFileRolledBack: (name) => {
+          const before = filesDone === 0 ? '' : `; the ${filesDone} file${filesDone === 1 ? '' : 's'} indexed before it stay${filesDone === 1 ? 's' : ''} committed`;
+          log.warn(`rolled back ${name}: nothing of it is committed${before}`);
+        },
+      });
+      let results;
+      try {
+        results = await indexer.indexAll(objects);
+      } finally {
+        progress.stop();
+      }
+      const seconds = (performance.now() - started) / 1000;
+      const p = progress.snapshot();
+      const seq = results[results.length - 1].seq;
+      log.info(
+        { files: results.length, docs: p.docs, seconds: Number(seconds.toFixed(3)), seq },
+        `indexing done: ${p.docs} docs from ${results.length} file${results.length === 1 ? '' : 's'} in ${seconds.toFixed(1)} s ` +
+          `(${Math.round(p.docs / Math.max(seconds, 1e-3))} docs/s, ${(p.bytes / 1e6 / Math.max(seconds, 1e-3)).toFixed(1)} MB/s); ` +
+          `index ${options.index} is at seq=${seq}`,
+      );
+    } finally {
+      await index.close();
+    }
+  } finally {
+    (source as { close?: () => void }).close?.();
+  }
+  return 0;
+}
+
+function parseUrl(value: string): SourceUrl {
+  try {
+    return parseSourceUrl(value);
+  } catch (e) {
+    if (e instanceof SourceUrlError) throw new UsageError(`-u, --url: ${e.message}`);
+    throw e;
+  }
+}
+
+async function createSource(options: IndexFileOptions, url: SourceUrl, ctx: ModeContext): Promise<FileSource> {
+  switch (url.kind) {
+    case 'file':
+      return new LocalFileSource(options.url, url.path, {
+        recursive: options.recursive,
+        onSkippedDirectory: (path) => { ctx.log.info(`skipping directory ${path} (use -r to index subdirectories)`); },
+      });
+    case 'http':
+      return new HttpFileSource(url.url);
+    case 's3': {
+      // The AWS SDK takes a while to load: only s3:// URLs pay for it.
+      const { S3FileSource } = await import('../../ingest/s3-file-source.js');
+      return new S3FileSource(options.url, {
+        bucket: url.bucket,
+        prefix: url.prefix,
+        env: ctx.env,
+        ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
+      });
+    }
+  }
+}

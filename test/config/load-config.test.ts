@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, DEFAULT_STORE_PATH, FIELD_TYPES, parseConfig } from '../../src/config/index.js';
+import { fieldTypes } from '../../src/engine/schema/mapping.js';
+
+function configError(text: string, env: Record<string, string> = {}): ConfigError {
+  try {
+    parseConfig(text, 'c.yml', env);
+  } catch (e) {
+    if (e instanceof ConfigError) return e;
+    throw e;
+  }
+  assert.fail('expected a ConfigError');
+}
+
+describe('parseConfig', () => {
+  it('fills in the documented defaults', () => {
+    const { config, mappings } = parseConfig('schema:\n  movies:\n    fields:\n      title: { type: text }\n', 'c.yml', {});
+    assert.deepEqual(config.store, { local: { path: DEFAULT_STORE_PATH } });
+    assert.deepEqual(config.schema.movies.fields.title, { type: 'text', store: true, filter: false, facet: false, sort: false, required: false });
+    assert.deepEqual(mappings.get('movies')?.field('title')?.analyzer, 'standard');
+    assert.ok(mappings.get('movies')?.field('_id'));
+  });
+
+  it('accepts an empty file', () => {
+    assert.deepEqual(parseConfig('', 'c.yml', {}).config.schema, {});
+  });
+
+  it('lists the same field types as the engine', () => {
+    assert.deepEqual([...FIELD_TYPES], [...fieldTypes]);
+  });
+
+  it('substitutes variables inside flow mappings and quoted strings', () => {
+    const text = 'store:\n  local: { path: ${DIR} }\napi:\n  auth:\n    tokens: ["${TOKEN}", "x-${TOKEN:-none}-y"]\n';
+    const { config } = parseConfig(text, 'c.yml', { DIR: '/data', TOKEN: 'secret' });
+    assert.equal(config.store.local?.path, '/data');
+    assert.deepEqual(config.api?.auth?.tokens, ['secret', 'x-secret-y']);
+  });
+
+  it('uses the default when the variable is unset or empty', () => {
+    const text = 'store:\n  local:\n    path: ${DIR:-./fallback}\n';
+    assert.equal(parseConfig(text, 'c.yml', {}).config.store.local?.path, './fallback');
+    assert.equal(parseConfig(text, 'c.yml', { DIR: '' }).config.store.local?.path, './fallback');
+  });
+
+  it('reads an unquoted substituted value as YAML would, a quoted one as a string', () => {
+    const text = 'schema:\n  m:\n    fields:\n      f: { type: int, filter: ${FILTER} }\n';
+    assert.equal(parseConfig(text, 'c.yml', { FILTER: 'true' }).config.schema.m.fields.f.filter, true);
+    const quoted = configError('schema:\n  m:\n    fields:\n      f: { type: int, filter: "${FILTER}" }\n', { FILTER: 'true' });
+    assert.equal(quoted.message, 'c.yml:4: schema.m.fields.f.filter: expected true or false but got "true"');
+  });
+
+  it('never lets a value inject YAML structure', () => {
+    const { config } = parseConfig('store:\n  local:\n    path: ${P}\n', 'c.yml', { P: '{ evil: 1 }' });
+    assert.equal(config.store.local?.path, '{ evil: 1 }');
+  });
+
+  it('ignores references in comments and keeps $${ as a literal ${', () => {
+    const text = '# uses ${NOT_SET} somewhere\nstore:\n  local: { path: "$${HOME}" }\n';
+    assert.equal(parseConfig(text, 'c.yml', {}).config.store.local?.path, '${HOME}');
+  });
+
+  it('names line and variable when a variable is not set', () => {
+    const e = configError('store:\n  local:\n    path: ${NOPE}\n');
+    assert.equal(e.message, 'c.yml:3: environment variable NOPE is not set (write ${NOPE:-default} to give a default)');
+    assert.equal(e.details.line, 3);
+  });
+
+  it('names path and line of a wrong type, an unknown key and a bad enum value', () => {
+    assert.equal(
+      configError('schema:\n  m:\n    fields:\n      year:\n        type: int\n        facet: yes please\n').message,
+      'c.yml:6: schema.m.fields.year.facet: expected true or false but got "yes please"',
+    );
+    assert.equal(configError('store:\n  local: {}\nsearch: true\n').message, 'c.yml:3: search: unknown key; expected one of store, api, schema');
+    const e = configError('schema:\n  m:\n    fields:\n      t:\n        type: text\n        search: { lexical: { analyze: klingon } }\n');
+    assert.equal(e.message, 'c.yml:6: schema.m.fields.t.search.lexical.analyze: expected one of standard, english, keyword, whitespace but got "klingon"');
+    assert.deepEqual(e.details, { file: 'c.yml', path: 'schema.m.fields.t.search.lexical.analyze', line: 6, column: 30 });
+  });
+
+  it('reports the engine\'s mapping errors with their line, including dotted field names', () => {
+    const e = configError('schema:\n  m:\n    fields:\n      meta: { type: text }\n      meta.author: { type: text }\n');
+    assert.equal(e.message, 'c.yml:5: schema.m.fields.meta.author: conflicts with field "meta", which would have to be an object');
+  });
+
+  it('requires exactly one store kind', () => {
+    assert.equal(configError('store:\n  local: {}\n  memory: {}\n').message, 'c.yml:1: store: expected exactly one of local, memory, s3');
+  });
+
+  it('rejects index names that are not safe directory names', () => {
+    assert.match(configError('schema:\n  "../up":\n    fields: {}\n').message, /^c\.yml:2: schema\.\.\.\/up: index names use letters/);
+  });
+
+  it('names the line of a YAML syntax error', () => {
+    assert.match(configError('schema:\n  m: [\n').message, /^c\.yml:\d+: invalid YAML: /);
+  });
+});
