@@ -16,7 +16,7 @@ const englishText = { type: 'text', search: { lexical: { analyze: 'english' } } 
 const keywordFacet = { type: 'text', search: false, filter: true, facet: true } as const;
 
 /** Each corpus's mapping: its text fields as english text plus the fields a real user would filter on. */
-const MAPPINGS = {
+export const MAPPINGS = {
   npm: {
     fields: {
       name: englishText,

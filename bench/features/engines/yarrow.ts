@@ -4,6 +4,7 @@
  * bench/engines/yarrow.ts: section/priority as filterable facet keywords, installed_size/size as
  * filterable sortable ints.
  */
+import { MAPPINGS } from '../../engines/yarrow.js';
 import { Index, LocalDirectory } from '../../../src/index.js';
 import type { CorpusDoc } from '../../corpus.js';
 import type { CreateFeatureEngine, FacetBucket, FeatureAnswer, FeatureEngine } from '../feature-engine.js';
@@ -13,22 +14,8 @@ import { FACETS, FACET_SIZE, PHRASE_FIELD, TEXT_FIELDS, TOP_K } from '../scenari
 /** Documents per `upsert` call, as in the main benchmark. */
 const BATCH_SIZE = 10_000;
 
-const englishText = { type: 'text', search: { lexical: { analyze: 'english' } } } as const;
-const keywordFacet = { type: 'text', search: false, filter: true, facet: true } as const;
-
-/** The Debian mapping of bench/engines/yarrow.ts (kept in step by hand: that module does not export it). */
-const DEBIAN_MAPPING = {
-  fields: {
-    name: englishText,
-    summary: englishText,
-    description: englishText,
-    section: keywordFacet,
-    priority: keywordFacet,
-    installed_size: { type: 'int', filter: true, sort: true },
-    size: { type: 'int', filter: true, sort: true },
-    tags: { type: 'text[]', search: false, filter: true, facet: true },
-  },
-} as const;
+/** The same Debian mapping as the main benchmark. */
+const DEBIAN_MAPPING = MAPPINGS.debian;
 
 /** The request shape the feature scenarios send (a subset of SPEC §4.3). */
 interface FeatureRequest {

@@ -3,6 +3,7 @@
  * `must_not` clauses, and at least `minimumShouldMatch` of the `should` clauses. The score sums the
  * `must` clauses and the matching `should` clauses, in that order (reproducible sums).
  */
+import { leapFrog, minShallowEnd } from './doc-iteration.js';
 import { NO_MORE_DOCS } from './scorer.js';
 import type { Scorer } from './scorer.js';
 
@@ -32,7 +33,7 @@ export class BoolScorer implements Scorer {
   advance(target: number): number {
     let d = target;
     while (true) {
-      d = this.required.length > 0 ? this.conjunctionFrom(d) : this.unionFrom(d);
+      d = this.required.length > 0 ? leapFrog(this.required, d) : this.unionFrom(d);
       if (d === NO_MORE_DOCS || this.accepts(d)) return (this.doc = d);
       d++;
     }
@@ -46,10 +47,7 @@ export class BoolScorer implements Scorer {
   }
 
   advanceShallow(target: number): number {
-    let upTo = NO_MORE_DOCS;
-    for (const s of this.must) upTo = Math.min(upTo, s.advanceShallow(target));
-    for (const s of this.should) upTo = Math.min(upTo, s.advanceShallow(target));
-    return upTo;
+    return Math.min(minShallowEnd(this.must, target), minShallowEnd(this.should, target));
   }
 
   maxScoreUpTo(upTo: number): number {
@@ -57,24 +55,6 @@ export class BoolScorer implements Scorer {
     for (const s of this.must) sum += s.maxScoreUpTo(upTo);
     for (const s of this.should) sum += s.maxScoreUpTo(upTo);
     return sum;
-  }
-
-  private conjunctionFrom(target: number): number {
-    const clauses = this.required;
-    const lead = clauses[0];
-    let doc = lead.doc < target ? lead.advance(target) : lead.doc;
-    outer: while (doc !== NO_MORE_DOCS) {
-      for (let i = 1; i < clauses.length; i++) {
-        const c = clauses[i];
-        const d = c.doc < doc ? c.advance(doc) : c.doc;
-        if (d !== doc) {
-          doc = lead.advance(d);
-          continue outer;
-        }
-      }
-      return doc;
-    }
-    return NO_MORE_DOCS;
   }
 
   private unionFrom(target: number): number {

@@ -2,7 +2,7 @@
  * An intersection of clauses (operator "and"): leap-frogs from the rarest clause, and sums the
  * clause scores of each doc that all clauses match.
  */
-import { NO_MORE_DOCS } from './scorer.js';
+import { leapFrog, minShallowEnd } from './doc-iteration.js';
 import type { Scorer } from './scorer.js';
 
 export class ConjunctionScorer implements Scorer {
@@ -25,21 +25,7 @@ export class ConjunctionScorer implements Scorer {
   }
 
   advance(target: number): number {
-    const clauses = this.clauses;
-    const lead = clauses[0];
-    let doc = lead.advance(target);
-    outer: while (doc !== NO_MORE_DOCS) {
-      for (let i = 1; i < clauses.length; i++) {
-        const c = clauses[i];
-        const d = c.doc < doc ? c.advance(doc) : c.doc;
-        if (d !== doc) {
-          doc = lead.advance(d);
-          continue outer;
-        }
-      }
-      break;
-    }
-    return (this.doc = doc);
+    return (this.doc = leapFrog(this.clauses, target));
   }
 
   score(): number {
@@ -49,12 +35,7 @@ export class ConjunctionScorer implements Scorer {
   }
 
   advanceShallow(target: number): number {
-    let upTo = NO_MORE_DOCS;
-    for (const c of this.clauses) {
-      const end = c.advanceShallow(target);
-      if (end < upTo) upTo = end;
-    }
-    return upTo;
+    return minShallowEnd(this.clauses, target);
   }
 
   maxScoreUpTo(upTo: number): number {

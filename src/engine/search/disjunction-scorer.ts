@@ -4,6 +4,7 @@
  * it with pruning.
  */
 import type { ScoreCombiner } from './score-combiner.js';
+import { minShallowEnd } from './doc-iteration.js';
 import { NO_MORE_DOCS } from './scorer.js';
 import type { Scorer } from './scorer.js';
 
@@ -47,12 +48,7 @@ export class DisjunctionScorer implements Scorer {
   }
 
   advanceShallow(target: number): number {
-    let upTo = NO_MORE_DOCS;
-    for (const c of this.clauses) {
-      const end = c.advanceShallow(target);
-      if (end < upTo) upTo = end;
-    }
-    return upTo;
+    return minShallowEnd(this.clauses, target);
   }
 
   maxScoreUpTo(upTo: number): number {

@@ -6,6 +6,7 @@
  */
 import type { PostingsIterator } from '../codec/postings/postings-reader.js';
 import { bm25Score } from './bm25.js';
+import { leapFrog } from './doc-iteration.js';
 import { NO_MORE_DOCS } from './scorer.js';
 import type { Scorer } from './scorer.js';
 
@@ -14,7 +15,8 @@ export class PhraseScorer implements Scorer {
   readonly cost: number;
   readonly maxScore: number;
   private freq = 0;
-  private readonly lead: PostingsIterator;
+  /** The postings cheapest first: the intersection order. */
+  private readonly byCost: readonly PostingsIterator[];
   private readonly positions: Int32Array[];
   private readonly counts: Int32Array;
 
@@ -32,8 +34,8 @@ export class PhraseScorer implements Scorer {
     maxFreq: number,
     minNorm: number,
   ) {
-    this.lead = [...postings].sort((a, b) => a.cost - b.cost)[0];
-    this.cost = this.lead.cost;
+    this.byCost = [...postings].sort((a, b) => a.cost - b.cost);
+    this.cost = this.byCost[0].cost;
     this.maxScore = bm25Score(weight, maxFreq, normInverse[minNorm]);
     this.positions = postings.map(() => new Int32Array(16));
     this.counts = new Int32Array(postings.length);
@@ -44,20 +46,13 @@ export class PhraseScorer implements Scorer {
   }
 
   advance(target: number): number {
-    let doc = this.lead.doc < target ? this.lead.advance(target) : this.lead.doc;
-    outer: while (doc !== NO_MORE_DOCS) {
-      for (const p of this.postings) {
-        const d = p.doc < doc ? p.advance(doc) : p.doc;
-        if (d !== doc) {
-          doc = this.lead.advance(d);
-          continue outer;
-        }
-      }
+    let doc = target;
+    while ((doc = leapFrog(this.byCost, doc)) !== NO_MORE_DOCS) {
       this.freq = this.phraseFreq();
-      if (this.freq > 0) return (this.doc = doc);
-      doc = this.lead.advance(doc + 1);
+      if (this.freq > 0) break;
+      doc++;
     }
-    return (this.doc = NO_MORE_DOCS);
+    return (this.doc = doc);
   }
 
   score(): number {

@@ -21,3 +21,19 @@ export const POSTINGS_VERSION = 1;
 
 /** Returned by iterators once exhausted; larger than every valid doc id. */
 export const NO_MORE_DOCS = 0x7fffffff;
+
+/** Where a term's postings are, and the per-term figures the term dictionary stores. */
+export interface TermInfo {
+  readonly docFreq: number;
+  readonly totalTermFreq: number;
+  /** Offset in `.pst`, or -1 for a singleton inlined in the term dictionary. */
+  readonly postingsOffset: number;
+  /** The doc id of a singleton term, else -1. */
+  readonly singletonDoc: number;
+  /** Offset of the term's positions in `.pos` (0 when the field has no positions). */
+  readonly positionsOffset: number;
+  /** Largest term frequency over all docs (1 without freqs). */
+  readonly maxFreq: number;
+  /** Smallest norm over all docs (0 without norms). */
+  readonly minNorm: number;
+}

@@ -6,17 +6,9 @@
 import { unpackBlock } from '../bitpacking/bitpacking.js';
 import { ByteReader } from '../bytes/byte-reader.js';
 import { IndexOptions, NO_MORE_DOCS, POSTINGS_BLOCK } from './postings-format.js';
+import type { TermInfo } from './postings-format.js';
 
-/** What the term dictionary knows of one term; enough to open its postings. */
-export interface TermInfo {
-  readonly docFreq: number;
-  readonly totalTermFreq: number;
-  readonly postingsOffset: number;
-  readonly singletonDoc: number;
-  readonly positionsOffset: number;
-  readonly maxFreq: number;
-  readonly minNorm: number;
-}
+export type { TermInfo } from './postings-format.js';
 
 /** Iterates one term's docs in increasing doc id order. */
 export class PostingsIterator {

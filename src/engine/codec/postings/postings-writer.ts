@@ -26,22 +26,8 @@ import { ByteWriter } from '../bytes/byte-writer.js';
 import { bitsRequired, packBlock } from '../bitpacking/bitpacking.js';
 import { writeFooter, writeHeader } from '../file-format.js';
 import { IndexOptions, POSITIONS_MAGIC, POSTINGS_BLOCK, POSTINGS_MAGIC, POSTINGS_VERSION } from './postings-format.js';
+import type { TermInfo } from './postings-format.js';
 
-/** Where a term's postings were written, and the per-term figures the term dictionary stores. */
-export interface TermPostingsInfo {
-  readonly docFreq: number;
-  readonly totalTermFreq: number;
-  /** Offset in `.pst`, or -1 for a singleton inlined in the term dictionary. */
-  readonly postingsOffset: number;
-  /** The doc id of a singleton term, else -1. */
-  readonly singletonDoc: number;
-  /** Offset of the term's positions in `.pos` (0 when the field has no positions). */
-  readonly positionsOffset: number;
-  /** Largest term frequency over all docs (1 without freqs). */
-  readonly maxFreq: number;
-  /** Smallest norm over all docs (0 without norms). */
-  readonly minNorm: number;
-}
 
 /** Streams terms' postings into the `.pst` and `.pos` files of one segment. */
 export class PostingsWriter {
@@ -69,7 +55,7 @@ export class PostingsWriter {
     freqs: ArrayLike<number> | null,
     positions: ArrayLike<number> | null,
     norms: Uint8Array | null,
-  ): TermPostingsInfo {
+  ): TermInfo {
     const hasFreqs = options === IndexOptions.docsFreqsPositions && freqs !== null;
     const hasPositions = hasFreqs && positions !== null;
     const hasNorms = hasFreqs && norms !== null;
