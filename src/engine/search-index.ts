@@ -19,17 +19,12 @@ import { validateDocument } from './schema/document.js';
 import type { DocumentLocation } from './schema/document.js';
 import { mappingFromJson, mappingToJson, parseMapping } from './schema/mapping.js';
 import type { Mapping } from './schema/mapping.js';
-import { parseHighlight } from './search/highlight-request.js';
-import { parseQuery } from './search/query.js';
-import { parseQueryString } from './search/query-string.js';
-import { parseAggregations } from './search/aggregations.js';
-import type { AggregationResult } from './search/aggregations.js';
-import { parseFilters } from './search/filter.js';
-import { executeSearch } from './search/searcher.js';
-import type { SearchPlan } from './search/searcher.js';
-import { parseSearchAfter, parseSort } from './search/sort.js';
 import { readVerified, SegmentReader } from './segment/segment-reader.js';
 import { Snapshot } from './segment/snapshot.js';
+import { prepareSearch, runSearch } from './search/search-request.js';
+import type { SearchRequest, SearchResponse } from './search/search-request.js';
+
+export type { SearchRequest, SearchResponse, SearchHit } from './search/search-request.js';
 
 /** Name of the write lock file in an index directory. */
 export const LOCK_FILE = 'write.lock';
@@ -51,46 +46,6 @@ export interface IndexOpenOptions {
   readonly writer?: Partial<WriterOptions>;
 }
 
-/** A search request (SPEC §4.3; more options arrive with the search features). */
-export interface SearchRequest {
-  readonly query?: unknown;
-  readonly size?: number;
-  readonly from?: number;
-  /** true: count every hit; false/number: count exactly up to that many (default 1000). */
-  readonly track_total_hits?: boolean | number;
-  /** Stored fields to return (`*` wildcards allowed); default all. `_id` and `_score` always come. */
-  readonly fields?: readonly string[];
-  /** Nixiesearch filters: `{ include?: <filter>, exclude?: <filter> }`. */
-  readonly filters?: unknown;
-  /** Aggregations by name: `{ <name>: { term: { field, size } } | { range: { field, ranges } } }`. */
-  readonly aggs?: unknown;
-  /** Sort keys: `"_score"`, `"_doc"`, `"<field>"` or `{ <field>: { order, missing } }`. */
-  readonly sort?: unknown;
-  /** The `_sort` array of the last hit of the previous page. */
-  readonly search_after?: unknown;
-  /** Simple query syntax (`GET /_search?q=`), used when `query` is absent; searches every text field. */
-  readonly q?: string;
-  /** Highlighting: `{ fields: [...], fragment_size?, number_of_fragments?, pre_tag?, post_tag? }`. */
-  readonly highlight?: unknown;
-}
-
-/** One hit: id, score and stored fields. */
-export interface SearchHit {
-  readonly _id: string;
-  readonly _score: number;
-  readonly [field: string]: unknown;
-}
-
-export interface SearchResponse {
-  readonly took: number;
-  readonly total: number;
-  /** "eq" when total is exact, "gte" when it is a lower bound. */
-  readonly total_relation: 'eq' | 'gte';
-  readonly hits: readonly SearchHit[];
-  /** Aggregation results by name, when the request asked for any. */
-  readonly aggs?: Readonly<Record<string, AggregationResult>>;
-}
-
 /** Figures about an index. */
 export interface IndexStats {
   readonly name: string;
@@ -109,9 +64,6 @@ export interface BatchSource {
   /** Per-document locations, when the caller knows them exactly. */
   readonly locations?: readonly DocumentLocation[];
 }
-
-const DEFAULT_TRACK_TOTAL_HITS = 1000;
-const MAX_RESULT_WINDOW = 10_000;
 
 /** A named index in a Directory. */
 export class Index {
@@ -276,42 +228,10 @@ export class Index {
   /** Runs a search request on the latest snapshot. */
   search(request: SearchRequest = {}): SearchResponse {
     const started = performance.now();
-    const size = intOption(request.size, 10, 'size');
-    const from = intOption(request.from, 0, 'from');
-    if (from + size > MAX_RESULT_WINDOW) {
-      throw new YarrowError(ErrorCode.invalidQuery, `from + size must be <= ${MAX_RESULT_WINDOW} (got ${from + size}); use search_after for deep paging`);
-    }
-    const track = request.track_total_hits;
-    const countUpTo = track === true ? Infinity : track === false ? 0 : track ?? DEFAULT_TRACK_TOTAL_HITS;
-    const queryJson =
-      request.query === undefined && request.q !== undefined
-        ? parseQueryString(request.q, this.mapping.fields.filter((f) => f.analyzer !== null).map((f) => f.name))
-        : request.query;
-    const query = parseQuery(queryJson, this.mapping, getAnalyzer);
-    const highlighter = parseHighlight(request.highlight, this.mapping, query);
-    let sort = request.sort === undefined ? null : parseSort(request.sort, this.mapping);
-    // Deep paging needs a total order: by score (then _id) unless the request sorts.
-    if (request.search_after !== undefined && sort === null) sort = parseSort(['_score'], this.mapping);
-    const plan: SearchPlan = {
-      query,
-      filter: parseFilters(request.filters, this.mapping),
-      sort,
-      searchAfter: request.search_after === undefined || sort === null ? null : parseSearchAfter(request.search_after, sort),
-      k: from + size,
-      countUpTo,
-      aggs: parseAggregations(request.aggs, this.mapping),
-    };
-    const project = fieldProjection(request.fields);
+    const prepared = prepareSearch(request, this.mapping);
     const snapshot = this.acquireSnapshot();
     try {
-      const top = executeSearch(snapshot, plan);
-      const hits = top.hits.slice(from).map((h) => {
-        let hit = loadHit(snapshot, h.doc, h.score, project);
-        if (highlighter !== null) hit = { ...hit, _highlight: highlighter(storedOf(snapshot, h.doc)) };
-        return h.sortValues === undefined ? hit : { ...hit, _sort: h.sortValues };
-      });
-      const response: SearchResponse = { took: Math.round(performance.now() - started), total: top.total, total_relation: top.totalRelation, hits };
-      return plan.aggs.length > 0 ? { ...response, aggs: top.aggs } : response;
+      return runSearch(snapshot, prepared, started);
     } finally {
       snapshot.release();
     }
@@ -435,60 +355,12 @@ async function openSnapshot(dir: Directory, manifest: Manifest, generation: numb
   return new Snapshot(generation, segments, () => undefined);
 }
 
-/** Which stored fields a hit returns: null = only `_id`, undefined = all, else a name predicate. */
-type Projection = ((name: string) => boolean) | null | undefined;
-
-function fieldProjection(fields: readonly string[] | undefined): Projection {
-  if (fields === undefined) return undefined;
-  if (!Array.isArray(fields) || !fields.every((f) => typeof f === 'string')) {
-    throw new YarrowError(ErrorCode.invalidQuery, `fields: expected an array of field names`);
-  }
-  const wanted = fields.filter((f) => f !== '_id' && f !== '_score');
-  if (wanted.length === 0) return null;
-  const patterns = wanted.map((f) => new RegExp(`^${f.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`));
-  return (name) => patterns.some((p) => p.test(name));
-}
-
-function storedOf(snapshot: Snapshot, doc: number): Record<string, unknown> {
-  const seg = segmentOf(snapshot, doc);
-  return seg.reader.stored.get(doc - seg.docBase);
-}
-
-function segmentOf(snapshot: Snapshot, doc: number): Snapshot['segments'][number] {
-  const segs = snapshot.segments;
-  let lo = 0;
-  let hi = segs.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (segs[mid].docBase <= doc) lo = mid;
-    else hi = mid - 1;
-  }
-  return segs[lo];
-}
-
-function loadHit(snapshot: Snapshot, doc: number, score: number, project: Projection): SearchHit {
-  const seg = segmentOf(snapshot, doc);
-  if (project === null) return { _id: seg.reader.idOf(doc - seg.docBase), _score: score };
-  const { _id, ...stored } = seg.reader.stored.get(doc - seg.docBase);
-  const hit: Record<string, unknown> = { _id: String(_id), _score: score };
-  for (const [name, value] of Object.entries(stored)) if (project === undefined || project(name)) hit[name] = value;
-  return hit as SearchHit;
-}
-
 function locate(source: BatchSource, i: number): DocumentLocation {
   const loc: { source?: string; line?: number; ordinal?: number } = {};
   if (source.source !== undefined) loc.source = source.source;
   if (source.firstLine !== undefined) loc.line = source.firstLine + i;
   else loc.ordinal = i + 1;
   return loc;
-}
-
-function intOption(v: unknown, dflt: number, name: string): number {
-  if (v === undefined) return dflt;
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
-    throw new YarrowError(ErrorCode.invalidQuery, `${name}: expected a non-negative integer, got ${JSON.stringify(v)}`);
-  }
-  return v;
 }
 
 function ownerInfo(): { pid: number; hostname: string; since: string } {
