@@ -5,7 +5,7 @@ import type { SnowballStemmer } from 'snowball-stemmers';
  * Bound on memoised stems. English text repeats a small vocabulary, so a cache this size answers
  * nearly every lookup, while the Snowball port costs microseconds per call.
  */
-const stemCacheLimit = 100_000;
+const stemCacheLimit = 400_000;
 
 let stemCache = new Map<string, string>();
 let stemmer: SnowballStemmer | undefined;

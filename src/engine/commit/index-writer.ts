@@ -150,20 +150,24 @@ export class IndexWriter {
     const ops: WalEntry[] = [];
     for (const d of docs) ops.push({ uJson: d.walJson });
     for (const id of deletes) ops.push({ d: id });
-    const offset = await this.mutex.run(async () => {
+    const durable = await this.mutex.run(async () => {
       this.checkOpen();
-      let end: number;
+      let synced: Promise<void>;
       try {
-        end = await this.wal.append(ops);
+        const end = await this.wal.append(ops);
+        // The fsync runs on libuv's thread pool while this thread inverts the batch.
+        synced = this.wal.syncTo(end);
       } catch (e) {
         throw this.fail(e);
       }
+      // Handled below; marked now so a rejection never counts as unhandled while the batch inverts.
+      synced.catch(() => undefined);
       for (const d of docs) this.applyUpsert(d.doc, d.id, d.storedJson);
       for (const id of deletes) this.applyDelete(id);
-      return end;
+      return { synced };
     });
     try {
-      await this.wal.syncTo(offset);
+      await durable.synced;
     } catch (e) {
       throw this.fail(e);
     }
