@@ -3,7 +3,7 @@
  * Runs each engine on each corpus in its own child process, one after another, prints a report per
  * corpus and writes every figure to bench/.out/results.json.
  */
-import { spawn } from 'node:child_process';
+import { runBenchChild } from './child-runner.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,40 +37,9 @@ function parseCli(): { corpora: CorpusName[]; engines: EngineName[] } {
 }
 
 /** Runs one engine on one corpus in a child process and parses its result line. */
-function runChild(engine: EngineName, corpus: CorpusName): Promise<EngineOutcome> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', RUNNER, engine, corpus], {
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderrTail = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => { stdout += chunk; });
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      process.stderr.write(chunk);
-      // Kept so a failure's cause appears in the report and results.json, not only in the scrollback.
-      stderrTail = (stderrTail + chunk).slice(-4096);
-    });
-    child.on('error', (err) => { resolve({ engine, ok: false, error: err.message }); });
-    child.on('close', (code, signal) => {
-      let result: EngineResult | undefined;
-      for (const line of stdout.split('\n')) {
-        if (line.startsWith(RESULT_MARKER)) result = JSON.parse(line.slice(RESULT_MARKER.length)) as EngineResult;
-        // An engine's own stdout chatter is passed on, not lost.
-        else if (line !== '') process.stderr.write(`  [${engine}/${corpus} stdout] ${line}\n`);
-      }
-      if (code === 0 && result !== undefined) resolve({ engine, ok: true, result });
-      else resolve({ engine, ok: false, error: `runner exited with ${signal ?? `code ${code ?? '?'}`}: ${failureCause(stderrTail)}` });
-    });
-  });
-}
-
-/** The line of a runner's stderr that says why it failed. */
-function failureCause(stderr: string): string {
-  const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '');
-  return lines.find((l) => l.startsWith('engine-runner failed:'))?.slice('engine-runner failed: '.length) ?? lines.at(-1) ?? 'no result';
+async function runChild(engine: EngineName, corpus: CorpusName): Promise<EngineOutcome> {
+  const outcome = await runBenchChild<EngineResult>(RUNNER, [engine, corpus], RESULT_MARKER, `${engine}/${corpus}`);
+  return outcome.ok ? { engine, ok: true, result: outcome.result } : { engine, ok: false, error: outcome.error };
 }
 
 async function main(): Promise<void> {

@@ -4,7 +4,7 @@
  * child process, one after another, prints the report and writes every figure to
  * bench/.out/features.json. Exits 1 if an engine or a scenario failed; the rest is still reported.
  */
-import { spawn } from 'node:child_process';
+import { runBenchChild } from '../child-runner.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,42 +29,10 @@ function parseCli(): FeatureEngineName[] {
   return FEATURE_ENGINE_NAMES.filter((e) => requested.includes(e));
 }
 
-/** The line of a runner's stderr that says why it failed. */
-function failureCause(stderr: string): string {
-  const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '');
-  const marker = 'features-runner failed: ';
-  // An uncaught error event ends with Node's version banner, so its own "...Error: ..." line is the cause.
-  return lines.find((l) => l.startsWith(marker))?.slice(marker.length) ??
-    lines.find((l) => /^[A-Za-z]*Error\b/.test(l)) ?? lines.at(-1) ?? 'no result';
-}
-
 /** Runs one engine in a child process and parses its result line; a crash becomes a failed outcome. */
-function runChild(engine: FeatureEngineName): Promise<FeatureOutcome> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', RUNNER, engine], {
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderrTail = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => { stdout += chunk; });
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      process.stderr.write(chunk);
-      stderrTail = (stderrTail + chunk).slice(-4096);
-    });
-    child.on('error', (err) => { resolve({ engine, ok: false, error: err.message }); });
-    child.on('close', (code, signal) => {
-      let result: FeatureResult | undefined;
-      for (const line of stdout.split('\n')) {
-        if (line.startsWith(FEATURE_RESULT_MARKER)) result = JSON.parse(line.slice(FEATURE_RESULT_MARKER.length)) as FeatureResult;
-        else if (line !== '') process.stderr.write(`  [features/${engine} stdout] ${line}\n`);
-      }
-      if (code === 0 && result !== undefined) resolve({ engine, ok: true, result });
-      else resolve({ engine, ok: false, error: `runner exited with ${signal ?? `code ${code ?? '?'}`}: ${failureCause(stderrTail)}` });
-    });
-  });
+async function runChild(engine: FeatureEngineName): Promise<FeatureOutcome> {
+  const outcome = await runBenchChild<FeatureResult>(RUNNER, [engine], FEATURE_RESULT_MARKER, `features/${engine}`);
+  return outcome.ok ? { engine, ok: true, result: outcome.result } : { engine, ok: false, error: outcome.error };
 }
 
 async function main(): Promise<void> {
