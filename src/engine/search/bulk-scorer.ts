@@ -96,8 +96,9 @@ export function scoreMaxScore(
       essentialFrom = 0;
       partial.fill(0);
       while (essentialFrom < n) {
-        partial[essentialFrom] = bounds[order[essentialFrom]]!;
-        if (combiner.combine(partial, essentialFrom + 1) > threshold) break;
+        // By clause index: a combiner may group clauses (per-field sums under a dis_max).
+        partial[order[essentialFrom]] = bounds[order[essentialFrom]];
+        if (combiner.combine(partial, n) > threshold) break;
         essentialFrom++;
       }
       if (essentialFrom === n) {
@@ -136,8 +137,8 @@ export function scoreMaxScore(
     }
     // Probe non-essential clauses, highest bound first, while the doc can still compete.
     for (let i = essentialFrom - 1; i >= 0; i--) {
-      for (let j = 0; j < n; j++) partial[j] = scores[j]!;
-      for (let j = 0; j <= i; j++) partial[order[j]] = bounds[order[j]]!;
+      for (let j = 0; j < n; j++) partial[j] = scores[j];
+      for (let j = 0; j <= i; j++) partial[order[j]] = bounds[order[j]];
       if (combiner.combine(partial, n) <= collector.threshold) return;
       const idx = order[i];
       const c = clauses[idx];

@@ -32,3 +32,21 @@ export function disMaxCombiner(tieBreaker: number): ScoreCombiner {
     },
   };
 }
+
+/**
+ * dis_max over groups of summed clauses: `groupOf[i]` names the group of clause i; each group's
+ * score is the sum of its clauses (in clause order), and the groups combine as dis_max. This is
+ * best_fields (max over fields of the field's term sum) flattened to terms, so that MaxScore can
+ * prune on every term rather than on whole fields.
+ */
+export function groupedDisMaxCombiner(groupOf: Int32Array, groupCount: number, tieBreaker: number): ScoreCombiner {
+  const sums = new Float64Array(groupCount);
+  const max = disMaxCombiner(tieBreaker);
+  return {
+    combine(scores, count) {
+      sums.fill(0);
+      for (let i = 0; i < count; i++) sums[groupOf[i]] += scores[i];
+      return max.combine(sums, groupCount);
+    },
+  };
+}

@@ -24,7 +24,7 @@ import { expandFuzzy } from './fuzzy.js';
 import { MatchAllScorer } from './match-all-scorer.js';
 import { PhraseScorer } from './phrase-scorer.js';
 import type { FieldTermsQuery, PhraseQuery, Query } from './query.js';
-import { disMaxCombiner, sumCombiner } from './score-combiner.js';
+import { disMaxCombiner, groupedDisMaxCombiner, sumCombiner } from './score-combiner.js';
 import { NO_MORE_DOCS } from './scorer.js';
 import type { Scorer } from './scorer.js';
 import { SortedCollector, compareHits, fieldSortValues } from './sort.js';
@@ -187,26 +187,13 @@ function buildScorer(query: Query, segment: SegmentView, weightOf: WeightOf): Sc
       return new MatchAllScorer(segment.reader.maxDoc, query.boost);
     case 'terms':
       return buildTermsScorer(query, segment, weightOf);
-    case 'sum':
-    case 'dis_max': {
-      const combiner = query.kind === 'sum' ? sumCombiner : disMaxCombiner(query.tieBreaker);
-      const clauses: Scorer[] = [];
-      for (const clause of query.clauses) {
-        // A sum of "or" term groups is flattened into one sum of terms: more room for pruning.
-        if (query.kind === 'sum' && clause.kind === 'terms' && clause.operator === 'or') {
-          for (const term of clause.terms) {
-            const s = termScorer(clause.field, term, clause.boost, segment, weightOf);
-            if (s !== null) clauses.push(s);
-          }
-          continue;
-        }
-        const s = buildScorer(clause, segment, weightOf);
-        if (s !== null) clauses.push(s);
+    case 'dis_max':
+      if (query.clauses.every((c) => c.kind === 'terms' && c.operator === 'or')) {
+        return buildGroupedDisMax(query.clauses as readonly FieldTermsQuery[], query.tieBreaker, segment, weightOf);
       }
-      if (clauses.length === 0) return null;
-      if (clauses.length === 1 && query.kind === 'sum') return clauses[0];
-      return new DisjunctionScorer(clauses, combiner);
-    }
+      return buildCompound(query, segment, weightOf);
+    case 'sum':
+      return buildCompound(query, segment, weightOf);
     case 'bool':
       return buildBoolScorer(query, segment, weightOf);
     case 'phrase':
@@ -216,6 +203,44 @@ function buildScorer(query: Query, segment: SegmentView, weightOf: WeightOf): Sc
     case 'fuzzy':
       throw new Error('fuzzy queries are rewritten before scoring');
   }
+}
+
+/** A sum or dis_max of whole clause scorers ("or" term groups of a sum are flattened to terms). */
+function buildCompound(query: Extract<Query, { kind: 'sum' | 'dis_max' }>, segment: SegmentView, weightOf: WeightOf): Scorer | null {
+  const combiner = query.kind === 'sum' ? sumCombiner : disMaxCombiner(query.tieBreaker);
+  const clauses: Scorer[] = [];
+  for (const clause of query.clauses) {
+    // A sum of "or" term groups is flattened into one sum of terms: more room for pruning.
+    if (query.kind === 'sum' && clause.kind === 'terms' && clause.operator === 'or') {
+      for (const term of clause.terms) {
+        const s = termScorer(clause.field, term, clause.boost, segment, weightOf);
+        if (s !== null) clauses.push(s);
+      }
+      continue;
+    }
+    const s = buildScorer(clause, segment, weightOf);
+    if (s !== null) clauses.push(s);
+  }
+  if (clauses.length === 0) return null;
+  if (clauses.length === 1 && query.kind === 'sum') return clauses[0];
+  return new DisjunctionScorer(clauses, combiner);
+}
+
+/** best_fields over "or" term groups, flattened to one clause per term (see groupedDisMaxCombiner). */
+function buildGroupedDisMax(groups: readonly FieldTermsQuery[], tieBreaker: number, segment: SegmentView, weightOf: WeightOf): Scorer | null {
+  const clauses: Scorer[] = [];
+  const groupOf: number[] = [];
+  groups.forEach((group, g) => {
+    for (const term of group.terms) {
+      const s = termScorer(group.field, term, group.boost, segment, weightOf);
+      if (s === null) continue;
+      clauses.push(s);
+      groupOf.push(g);
+    }
+  });
+  if (clauses.length === 0) return null;
+  if (clauses.length === 1) return clauses[0];
+  return new DisjunctionScorer(clauses, groupedDisMaxCombiner(Int32Array.from(groupOf), groups.length, tieBreaker));
 }
 
 function buildBoolScorer(query: Extract<Query, { kind: 'bool' }>, segment: SegmentView, weightOf: WeightOf): Scorer | null {
