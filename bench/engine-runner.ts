@@ -14,24 +14,12 @@ import { isEngineName } from './engines/bench-engine.js';
 import type { BenchQuery, QueryClass } from './queries.js';
 import { QUERY_CLASSES, buildQuerySet, querySetFingerprint } from './queries.js';
 import type { LatencySummary } from './stats.js';
-import { msSince, summarize } from './stats.js';
+import { benchRounds, collectGarbage, msSince, summarize } from './stats.js';
 
 /** Engines are imported lazily so that one engine failing to load cannot stop the others. */
 async function loadEngine(name: EngineName): Promise<CreateEngine> {
   const mod = (await import(`./engines/${name}.js`)) as { createEngine: CreateEngine };
   return mod.createEngine;
-}
-
-function rounds(): number {
-  const raw = process.env.YARROW_BENCH_ROUNDS;
-  const n = raw === undefined || raw === '' ? 5 : Number(raw);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`YARROW_BENCH_ROUNDS must be a positive integer, got ${raw}`);
-  return n;
-}
-
-function collectGarbage(): void {
-  // Without --expose-gc the figures are noisier but still valid, so this is best effort.
-  (globalThis as { gc?: () => void }).gc?.();
 }
 
 function log(message: string): void {
@@ -44,7 +32,7 @@ async function main(): Promise<void> {
     throw new Error(`usage: engine-runner.ts <yarrow|sqlite-fts5|minisearch> <npm|debian>, got ${engineArg} ${corpusArg}`);
   }
   const spec = CORPORA[corpusArg];
-  const roundCount = rounds();
+  const roundCount = benchRounds();
 
   const loadStart = process.hrtime.bigint();
   const docs = await loadCorpus(spec, docLimit());

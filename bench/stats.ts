@@ -42,3 +42,16 @@ export function summarize(samples: readonly number[]): LatencySummary {
 export function msSince(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
+
+/** Measured rounds per benchmark: `$YARROW_BENCH_ROUNDS`, default 5. */
+export function benchRounds(): number {
+  const raw = process.env.YARROW_BENCH_ROUNDS;
+  const n = raw === undefined || raw === '' ? 5 : Number(raw);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`YARROW_BENCH_ROUNDS must be a positive integer, got ${raw}`);
+  return n;
+}
+
+/** A full GC before a measured phase (best effort: without --expose-gc the figures are only noisier). */
+export function collectGarbage(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CorpusDoc } from '../corpus.js';
 import { CORPORA, docLimit, loadCorpus } from '../corpus.js';
-import { msSince, summarize } from '../stats.js';
+import { benchRounds, collectGarbage, msSince, summarize } from '../stats.js';
 import { answerViolation, matchesOf } from './answer-check.js';
 import type { CreateFeatureEngine, FeatureEngine, FeatureEngineName } from './feature-engine.js';
 import { isFeatureEngineName } from './feature-engine.js';
@@ -22,19 +22,6 @@ import { SCENARIOS, buildFeatureQueries, featureQueriesFingerprint } from './sce
 async function loadEngine(name: FeatureEngineName): Promise<CreateFeatureEngine> {
   const mod = (await import(`./engines/${name}.js`)) as { createEngine: CreateFeatureEngine };
   return mod.createEngine;
-}
-
-/** Measured rounds: `$YARROW_BENCH_ROUNDS`, as for the main benchmark, default 5. */
-function rounds(): number {
-  const raw = process.env.YARROW_BENCH_ROUNDS;
-  const n = raw === undefined || raw === '' ? 5 : Number(raw);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`YARROW_BENCH_ROUNDS must be a positive integer, got ${raw}`);
-  return n;
-}
-
-function collectGarbage(): void {
-  // Without --expose-gc the figures are noisier but still valid, so this is best effort.
-  (globalThis as { gc?: () => void }).gc?.();
 }
 
 function log(message: string): void {
@@ -88,7 +75,7 @@ async function runScenario(
 async function main(): Promise<void> {
   const engineArg = process.argv[2] ?? '';
   if (!isFeatureEngineName(engineArg)) throw new Error(`usage: runner.ts <yarrow|sqlite-fts5|minisearch>, got ${engineArg}`);
-  const roundCount = rounds();
+  const roundCount = benchRounds();
   const loadStart = process.hrtime.bigint();
   const docs = await loadCorpus(CORPORA.debian, docLimit());
   const queries = buildFeatureQueries(docs);

@@ -21,7 +21,6 @@ import type { AcceptDocs } from './doc-set.js';
 import { filterDocs } from './filter.js';
 import type { Filter } from './filter.js';
 import { expandFuzzy } from './fuzzy.js';
-import { MatchAllScorer } from './match-all-scorer.js';
 import { PhraseScorer } from './phrase-scorer.js';
 import type { FieldTermsQuery, PhraseQuery, Query } from './query.js';
 import { disMaxCombiner, groupedDisMaxCombiner, sumCombiner } from './score-combiner.js';
@@ -184,7 +183,7 @@ function rewrite(query: Query, snapshot: Snapshot): Query {
 function buildScorer(query: Query, segment: SegmentView, weightOf: WeightOf): Scorer | null {
   switch (query.kind) {
     case 'match_all':
-      return new MatchAllScorer(segment.reader.maxDoc, query.boost);
+      return ConstantScoreScorer.all(segment.reader.maxDoc, query.boost);
     case 'terms':
       return buildTermsScorer(query, segment, weightOf);
     case 'dis_max':
@@ -253,7 +252,7 @@ function buildBoolScorer(query: Extract<Query, { kind: 'bool' }>, segment: Segme
   if (should.length < query.minimumShouldMatch) return null;
   const required = must.length + filter.length;
   // Only must_not clauses (or nothing): every doc is a candidate, scored 0.
-  if (required === 0 && should.length === 0) filter.push(new MatchAllScorer(segment.reader.maxDoc, 0));
+  if (required === 0 && should.length === 0) filter.push(ConstantScoreScorer.all(segment.reader.maxDoc, 0));
   if (required === 0 && mustNot.length === 0 && query.minimumShouldMatch <= 1 && should.length > 1 && query.boost === 1) {
     // A plain disjunction: let MaxScore prune it.
     return new DisjunctionScorer(should, sumCombiner);
@@ -295,7 +294,7 @@ function buildPrefixScorer(field: string, prefix: string, boost: number, segment
     for (let d = it.nextDoc(); d !== NO_MORE_DOCS; d = it.nextDoc()) bits.bits[d] = 1;
     cost += entry.docFreq;
   }
-  return cost === 0 ? null : new ConstantScoreScorer(bits, boost, cost);
+  return cost === 0 ? null : new ConstantScoreScorer(bits, segment.reader.maxDoc, boost, cost);
 }
 
 function buildTermsScorer(query: FieldTermsQuery, segment: SegmentView, weightOf: WeightOf): Scorer | null {
