@@ -35,8 +35,8 @@ export class PostingsWriter {
   private readonly positions = new ByteWriter(1 << 16);
   private readonly blockDocs = new Uint32Array(POSTINGS_BLOCK);
   private readonly blockFreqs = new Uint32Array(POSTINGS_BLOCK);
-  private blocks = new ByteWriter(1 << 12);
-  private skip = new ByteWriter(1 << 10);
+  private readonly blocks = new ByteWriter(1 << 12);
+  private readonly skip = new ByteWriter(1 << 10);
 
   constructor() {
     writeHeader(this.postings, POSTINGS_MAGIC, POSTINGS_VERSION);
@@ -128,8 +128,9 @@ export class PostingsWriter {
     const postingsOffset = this.postings.length;
     this.postings.writeBytes(skip.view());
     this.postings.writeBytes(blocks.view());
-    this.skip = new ByteWriter(1 << 10);
-    this.blocks = new ByteWriter(1 << 12);
+    // Copied out above: the scratch buffers are reused for the next term.
+    this.skip.reset();
+    this.blocks.reset();
     return { docFreq: count, totalTermFreq, postingsOffset, singletonDoc: -1, positionsOffset, maxFreq, minNorm };
   }
 
