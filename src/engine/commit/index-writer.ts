@@ -220,6 +220,8 @@ export class IndexWriter {
     this.checkOpen();
     while (this.merging.size > 0) await Promise.allSettled([...this.merging]);
     return this.mutex.run(async () => {
+      // Nothing written, deleted, merged or checkpointed since the commit: nothing to undo.
+      if (!this.dirty) return { seq: this.committed.seq, files: manifestFiles(this.committed) };
       const known = new Map<string, SegmentReader>();
       for (const view of this.current.segments) known.set(view.reader.name, view.reader);
       const restored: LiveSegment[] = [];
