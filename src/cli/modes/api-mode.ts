@@ -1,11 +1,75 @@
 /**
- * `yarrow api` / `yarrow index api`: the push endpoints over HTTP (SPEC §4.2), no search. Options
- * are parsed and validated; the server arrives in a later issue.
+ * `yarrow api` / `yarrow index api`: the push endpoints over HTTP (SPEC §4.2), no search (search
+ * routes answer 405). Also home of {@link runServerMode}, which the three HTTP modes share: load the
+ * config, open every index of its schema (writable, or followed read-only), serve until a signal.
  */
+import { readFileSync } from 'node:fs';
+import { ApiMetrics, DEFAULT_BODY_LIMIT, FollowedIndex, WritableIndex, serve } from '../../api/index.js';
+import type { ServedIndex, ServerRole } from '../../api/index.js';
+import { loadConfig } from '../../config/index.js';
+import { Index } from '../../engine/index.js';
+import { engineLogger } from '../cli-logger.js';
+import { UsageError } from '../usage-error.js';
 import type { ModeContext, ServerOptions } from './mode-context.js';
-import { notAvailable } from './not-available.js';
+import { openStore } from './open-store.js';
 
 /** Runs `api` (also reached as `index api`). */
 export function runApi(options: ServerOptions, ctx: ModeContext): Promise<number> {
-  return notAvailable('api', options, ctx);
+  return runServerMode('api', options, ctx);
+}
+
+/**
+ * Tunables not (yet) in the config file, read from the environment: YARROW_BODY_LIMIT (bytes,
+ * default 100 MB), YARROW_REFRESH_INTERVAL_MS (default 1000), YARROW_POLL_INTERVAL_MS (search
+ * mode's fallback poll for new commits, default 1000).
+ */
+function envNumber(ctx: ModeContext, name: string, fallback: number): number {
+  const raw = ctx.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`${name} must be a non-negative number, got "${raw}"`);
+  return n;
+}
+
+/** Loads the config, opens the indexes for `role`, and serves them until ctx.signal fires. */
+export async function runServerMode(role: ServerRole, options: ServerOptions, ctx: ModeContext): Promise<number> {
+  if (options.config === undefined) throw new UsageError(`yarrow ${role} needs a config: -c, --config <path>`);
+  const loaded = await loadConfig(options.config, ctx.env);
+  const log = engineLogger(ctx.log);
+  const bodyLimit = envNumber(ctx, 'YARROW_BODY_LIMIT', DEFAULT_BODY_LIMIT);
+  const refreshMs = envNumber(ctx, 'YARROW_REFRESH_INTERVAL_MS', 1000);
+  const pollMs = envNumber(ctx, 'YARROW_POLL_INTERVAL_MS', 1000);
+  const served = new Map<string, ServedIndex>();
+  const metrics = new ApiMetrics(() => served.values());
+  try {
+    for (const [name, mapping] of loaded.mappings) {
+      const indexConfig = loaded.config.schema[name];
+      const store = await openStore(indexConfig.store ?? loaded.config.store, name);
+      const path = store.location.startsWith('memory:') ? null : store.location;
+      if (role === 'search') {
+        if (path === null) throw new UsageError(`yarrow search serves indexes built before, but index ${name} uses a memory store`);
+        const followed = new FollowedIndex(name, store.dir, path, pollMs, metrics, log);
+        served.set(name, followed);
+        await followed.start();
+      } else {
+        // The refresh timer runs in the API layer (WritableIndex), where refreshes are counted.
+        const index = await Index.open(store.dir, { name, mapping, logger: log, refreshIntervalMs: 0 });
+        served.set(name, new WritableIndex(name, index, path, refreshMs, metrics, log));
+        ctx.log.info(`opened index ${name} (${store.location}) at seq=${index.stats().seq}`);
+      }
+    }
+  } catch (e) {
+    for (const s of served.values()) await s.close().catch(() => undefined);
+    throw e;
+  }
+  return serve({ role, host: options.host, port: options.port, indexes: served, metrics, log, version: packageVersion(), bodyLimit, signal: ctx.signal });
+}
+
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
 }

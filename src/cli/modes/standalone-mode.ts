@@ -1,11 +1,11 @@
 /**
- * `yarrow standalone`: searcher and indexer in one process, with the web UI. Options are parsed
- * and validated; the server arrives in a later issue.
+ * `yarrow standalone`: searcher and indexer in one process (push and search endpoints; `GET /` is a
+ * placeholder page until the web UI arrives).
  */
+import { runServerMode } from './api-mode.js';
 import type { ModeContext, ServerOptions } from './mode-context.js';
-import { notAvailable } from './not-available.js';
 
 /** Runs `standalone`. */
 export function runStandalone(options: ServerOptions, ctx: ModeContext): Promise<number> {
-  return notAvailable('standalone', options, ctx);
+  return runServerMode('standalone', options, ctx);
 }

@@ -1,5 +1,7 @@
 /** The `yarrow` command line itself: modes, help, options and usage errors (SPEC §1). */
 import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { errorLines, Workspace, yarrow } from './cli-harness.js';
 
@@ -92,15 +94,20 @@ describe('yarrow (command line)', () => {
     const help = await yarrow(['index', 'file', '-h']);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /Usage: yarrow index file/);
+    // A port that is taken makes the server fail right after parsing, naming the host it tried.
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = String((taken.address() as AddressInfo).port);
     for (const mode of [['api'], ['index', 'api'], ['standalone'], ['search']]) {
-      const run = await ws.run([...mode, '-c', 'conf.yml', '-h', '127.0.0.1', '-p', '0']);
-      // -h consumed 127.0.0.1 as its value, so the mode ran (and says it is not built yet).
+      const run = await ws.run([...mode, '-c', 'conf.yml', '-h', '127.0.0.1', '-p', port]);
+      // -h consumed 127.0.0.1 as its value, so the mode ran and tried to bind that host.
       assert.equal(run.code, 1, mode.join(' '));
-      assert.deepEqual(errorLines(run), [`error: mode ${mode.at(-1) === 'api' ? 'api' : mode[0]} is not available yet in this build (available: index file)`]);
+      assert.deepEqual(errorLines(run), [`error: listen EADDRINUSE: address already in use 127.0.0.1:${port}`]);
       const missing = await ws.run([...mode, '-c', 'conf.yml', '-h']);
       assert.equal(missing.code, 2);
       assert.match(missing.stderr, /option '-h, --host <host>' argument missing/);
     }
+    await new Promise((resolve) => taken.close(resolve));
   });
 
   it('prints the version with --version', async () => {

@@ -1,0 +1,172 @@
+/**
+ * HTTP load benchmark of `yarrow standalone` (autocannon against the built executable on loopback):
+ *  1. `_index` throughput: the corpus POSTed as JSONL bodies of ~8 MB, docs/s and MB/s;
+ *  2. search queries/s and latency percentiles at a fixed concurrency;
+ *  3. the same search load while a second copy of the corpus is being indexed (p99 under writes).
+ * Run with `npm run bench:http` (builds nothing: run `npm run build` first). Knobs: YARROW_BENCH_DATA,
+ * YARROW_BENCH_LIMIT (docs), YARROW_HTTP_CONNECTIONS (default 16), YARROW_HTTP_SECONDS (default 10),
+ * YARROW_BENCH_CORPUS (debian | npm, default debian).
+ */
+import { spawn } from 'node:child_process';
+import { createReadStream, existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { createGunzip } from 'node:zlib';
+import autocannon from 'autocannon';
+import { CORPORA, REPO_ROOT, dataDir, docLimit, isCorpusName } from '../corpus.js';
+import { MAPPINGS } from '../engines/yarrow.js';
+import { mulberry32 } from '../queries.js';
+
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+const BODY_BYTES = 8 * 1024 * 1024;
+const connections = Number(process.env.YARROW_HTTP_CONNECTIONS ?? 16);
+const seconds = Number(process.env.YARROW_HTTP_SECONDS ?? 10);
+const corpusName = process.env.YARROW_BENCH_CORPUS ?? 'debian';
+if (!isCorpusName(corpusName)) throw new Error(`YARROW_BENCH_CORPUS: unknown corpus ${corpusName}`);
+const corpus = CORPORA[corpusName];
+
+async function readLines(limit: number | undefined): Promise<string[]> {
+  const lines: string[] = [];
+  const rl = createInterface({ input: createReadStream(path.join(dataDir(), corpus.file)).pipe(createGunzip()), crlfDelay: Infinity });
+  for await (const line of rl) {
+    if (line.trim() === '') continue;
+    lines.push(line);
+    if (limit !== undefined && lines.length >= limit) break;
+  }
+  return lines;
+}
+
+/** JSONL bodies of about BODY_BYTES each; `suffix` makes the ids of a second copy distinct. */
+function bodies(lines: readonly string[], suffix: string): { body: string; docs: number }[] {
+  const out: { body: string; docs: number }[] = [];
+  let parts: string[] = [];
+  let size = 0;
+  for (const line of lines) {
+    const doc = suffix === '' ? line : line.replace(/^\{"_id":"([^"]*)"/, (_m, id: string) => `{"_id":"${id}${suffix}"`);
+    parts.push(doc);
+    size += doc.length + 1;
+    if (size >= BODY_BYTES) {
+      out.push({ body: `${parts.join('\n')}\n`, docs: parts.length });
+      parts = [];
+      size = 0;
+    }
+  }
+  if (parts.length > 0) out.push({ body: `${parts.join('\n')}\n`, docs: parts.length });
+  return out;
+}
+
+function queryBodies(lines: readonly string[], n: number): string[] {
+  const rnd = mulberry32(42);
+  const out: string[] = [];
+  while (out.length < n) {
+    const doc = JSON.parse(lines[Math.floor(rnd() * lines.length)]) as { summary?: string; name?: string };
+    const words = (doc.summary ?? doc.name ?? '').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 3);
+    if (words.length === 0) continue;
+    const picked = words.slice(0, 1 + Math.floor(rnd() * Math.min(2, words.length))).join(' ');
+    out.push(JSON.stringify({ query: { multi_match: { query: picked, fields: corpus.textFields } }, size: 10, fields: ['name'] }));
+  }
+  return out;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      srv.close(() => { resolve(port); });
+    });
+  });
+}
+
+async function startServer(dir: string): Promise<{ url: string; stop: () => Promise<number | null> }> {
+  const config = { store: { local: { path: path.join(dir, 'data') } }, schema: { [corpus.name]: MAPPINGS[corpus.name] } };
+  await writeFile(path.join(dir, 'conf.yml'), JSON.stringify(config));
+  const port = await freePort();
+  const child = spawn(process.execPath, [CLI, 'standalone', '-c', path.join(dir, 'conf.yml'), '-p', String(port), '-h', '127.0.0.1', '-l', 'warn'], {
+    env: { ...process.env, YARROW_BODY_LIMIT: String(64 * 1024 * 1024), YARROW_LOG_FORMAT: '' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child.stderr.setEncoding('utf8');
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  let log = '';
+  child.stderr.on('data', (s: string) => { log += s; process.stderr.write(s); });
+  void exited.then((c) => { if (c !== 0) process.stderr.write(`server exited with ${String(c)}\n`); });
+  const url = `http://127.0.0.1:${port}`;
+  // At -l warn the listening line is not logged (request lines would cost throughput): poll /_health.
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const ok = await fetch(`${url}/_health`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start: ${log}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { url, stop: async () => { child.kill('SIGTERM'); return exited; } };
+}
+
+async function indexAll(url: string, list: readonly { body: string; docs: number }[], parallel: number): Promise<{ docs: number; bytes: number; seconds: number }> {
+  const started = performance.now();
+  let next = 0;
+  let docs = 0;
+  let bytes = 0;
+  const worker = async (): Promise<void> => {
+    while (next < list.length) {
+      const b = list[next++];
+      const res = await fetch(`${url}/${corpus.name}/_index`, { method: 'POST', body: b.body, headers: { 'content-type': 'application/x-ndjson' } });
+      if (res.status !== 200) throw new Error(`_index answered ${res.status}: ${await res.text()}`);
+      await res.arrayBuffer();
+      docs += b.docs;
+      bytes += Buffer.byteLength(b.body);
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
+  return { docs, bytes, seconds: (performance.now() - started) / 1000 };
+}
+
+async function searchLoad(url: string, queries: readonly string[], duration: number): Promise<autocannon.Result> {
+  let i = 0;
+  return autocannon({
+    url: `${url}/${corpus.name}/_search`,
+    connections,
+    duration,
+    requests: [{ method: 'POST', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: queries[i++ % queries.length] }) }],
+  });
+}
+
+const fmt = (r: autocannon.Result): string =>
+  `${Math.round(r.requests.average)} q/s, latency p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, max ${r.latency.max} ms (${r.non2xx} non-2xx, ${r.errors} errors)`;
+
+async function main(): Promise<void> {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run 'npm run build' first`);
+  const lines = await readLines(docLimit());
+  const first = bodies(lines, '');
+  const second = bodies(lines, '~2');
+  const queries = queryBodies(lines, 500);
+  const dir = await mkdtemp(path.join(tmpdir(), 'yarrow-http-bench-'));
+  const server = await startServer(dir);
+  try {
+    console.log(`corpus ${corpus.name}: ${lines.length} docs, ${first.length} bodies of ~${BODY_BYTES >> 20} MB; ${connections} connections, ${seconds} s per search run`);
+    const ix = await indexAll(server.url, first, 2);
+    console.log(`_index: ${ix.docs} docs, ${(ix.bytes / 1e6).toFixed(1)} MB in ${ix.seconds.toFixed(2)} s = ${Math.round(ix.docs / ix.seconds)} docs/s, ${(ix.bytes / 1e6 / ix.seconds).toFixed(1)} MB/s (2 clients)`);
+    const flush = await fetch(`${server.url}/${corpus.name}/_flush`, { method: 'POST' });
+    if (flush.status !== 200) throw new Error(`_flush answered ${flush.status}`);
+    await searchLoad(server.url, queries, 2); // warm-up
+    const idle = await searchLoad(server.url, queries, seconds);
+    console.log(`search (idle): ${fmt(idle)}`);
+    const during = searchLoad(server.url, queries, seconds);
+    const ix2 = await indexAll(server.url, second, 1);
+    const busy = await during;
+    console.log(`search while indexing: ${fmt(busy)}`);
+    console.log(`_index during search load: ${Math.round(ix2.docs / ix2.seconds)} docs/s, ${(ix2.bytes / 1e6 / ix2.seconds).toFixed(1)} MB/s (${ix2.seconds.toFixed(2)} s of the ${seconds} s search run)`);
+  } finally {
+    const code = await server.stop();
+    console.log(`server exited with ${String(code)}`);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,21 @@
+/**
+ * @module api
+ * The HTTP service (SPEC §4): a fastify app over served indexes, for the `api`, `standalone` and
+ * `search` modes. It may import the engine, storage and ingest code but never cli code; the modes
+ * open the indexes and inject them.
+ */
+export { buildServer, allowedMethods } from './server.js';
+export type { ServerDeps } from './server.js';
+export type { ServerRole } from './route-context.js';
+export { WritableIndex, FollowedIndex } from './served-index.js';
+export type { ServedIndex, IndexEvents } from './served-index.js';
+export { ApiMetrics } from './metrics.js';
+export { HttpError, HttpErrorType, httpStatuses, httpStatusOf } from './http-status.js';
+export { errorResponse } from './error-body.js';
+export { JsonValueSplitter } from './json-value-stream.js';
+export type { ParsedValue, ValueLocation } from './json-value-stream.js';
+export { indexBody } from './push-indexer.js';
+export { DEFAULT_BODY_LIMIT, readBody } from './request-body.js';
+export { openApiDocument } from './openapi.js';
+export { serve } from './serve.js';
+export type { ServeOptions } from './serve.js';

@@ -1,0 +1,62 @@
+/**
+ * One `_index` request: the body is split into documents as it streams in and each is validated
+ * on arrival (a bad document fails the request before anything is written), then the documents are
+ * written in slices, yielding to the event loop between slices so searches keep being answered
+ * while a large body is indexed. The response waits until every slice is durable in the WAL.
+ */
+import type { Index } from '../engine/index.js';
+import type { DocumentLocation } from '../engine/schema/document.js';
+import { validateDocument } from '../engine/schema/document.js';
+import { JsonValueSplitter } from './json-value-stream.js';
+
+/** Tuning and hooks of {@link indexBody}. */
+export interface PushOptions {
+  /** Documents per write (default 500): the longest the event loop is held by one slice. */
+  readonly sliceDocs?: number;
+  /** Called every `progressBytes` of body (default 16 MiB) and at the end of a large body. */
+  readonly onProgress?: (docs: number, bytes: number) => void;
+  readonly progressBytes?: number;
+}
+
+/** What a successful `_index` did. */
+export interface PushResult {
+  readonly docs: number;
+  readonly bytes: number;
+}
+
+const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Reads `body` to the end, then writes every document; all or nothing for invalid input.
+ * @throws YarrowError(invalid_document) naming the document (line or ordinal and offset, field).
+ */
+export async function indexBody(index: Index, body: AsyncIterable<Buffer>, options: PushOptions = {}): Promise<PushResult> {
+  const sliceDocs = options.sliceDocs ?? 500;
+  const progressBytes = options.progressBytes ?? 16 * 1024 * 1024;
+  const splitter = new JsonValueSplitter();
+  const docs: unknown[] = [];
+  const locations: DocumentLocation[] = [];
+  let nextProgress = progressBytes;
+  const take = (values: ReturnType<JsonValueSplitter['push']>): void => {
+    for (const { value, location } of values) {
+      // Checked now, so that a bad document fails the request while it is still streaming in.
+      validateDocument(index.mapping, value, location);
+      docs.push(value);
+      locations.push(location);
+    }
+  };
+  for await (const chunk of body) {
+    take(splitter.push(chunk));
+    if (splitter.bytes >= nextProgress) {
+      options.onProgress?.(docs.length, splitter.bytes);
+      nextProgress += progressBytes;
+    }
+  }
+  take(splitter.end());
+  for (let i = 0; i < docs.length; i += sliceDocs) {
+    if (i > 0) await yieldToLoop();
+    await index.upsert(docs.slice(i, i + sliceDocs), { locations: locations.slice(i, i + sliceDocs) });
+  }
+  if (splitter.bytes >= progressBytes) options.onProgress?.(docs.length, splitter.bytes);
+  return { docs: docs.length, bytes: splitter.bytes };
+}

@@ -1,0 +1,80 @@
+/**
+ * Reading (SPEC §4.3): `POST`/`GET /<index>/_search`, `GET /<index>` (mapping and figures) and
+ * `GET /_indexes`.
+ */
+import type { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SearchRequest } from '../../engine/index.js';
+import { mappingToJson } from '../../engine/schema/mapping.js';
+import { HttpError, HttpErrorType } from '../http-status.js';
+import { readWholeBody } from '../request-body.js';
+import { lookupIndex, requireSearch } from '../route-context.js';
+import type { RouteContext } from '../route-context.js';
+import type { ServedIndex } from '../served-index.js';
+
+type SearchQuery = { q?: string; size?: string; from?: string };
+
+function intParam(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n)) throw new HttpError(HttpErrorType.invalidRequest, `query parameter ${name} must be an integer, got "${value}"`, { field: name });
+  return n;
+}
+
+function figures(served: ServedIndex): Record<string, unknown> {
+  const s = served.index().stats();
+  return { name: served.name, docs: s.docs, segments: s.segments, seq: s.seq, size: s.sizeBytes, buffered_docs: s.bufferedDocs };
+}
+
+/** Registers the read endpoints. */
+export function registerSearchRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  app.get('/:index/_search', (request: FastifyRequest<{ Params: { index: string }; Querystring: SearchQuery }>, reply: FastifyReply) => {
+    requireSearch(ctx);
+    const served = lookupIndex(ctx, request.params.index);
+    const { q } = request.query;
+    const size = intParam(request.query.size, 'size');
+    const from = intParam(request.query.from, 'from');
+    const search: SearchRequest = {
+      ...(q === undefined || q.trim() === '' ? { query: { match_all: {} } } : { q }),
+      ...(size === undefined ? {} : { size }),
+      ...(from === undefined ? {} : { from }),
+    };
+    return reply.send(served.index().search(search));
+  });
+
+  app.post('/:index/_search', async (request: FastifyRequest<{ Params: { index: string } }>) => {
+    requireSearch(ctx);
+    const served = lookupIndex(ctx, request.params.index);
+    const raw = request.body as Readable | undefined;
+    const text = raw === undefined ? '' : (await readWholeBody(raw, request.headers, ctx.bodyLimit)).toString('utf8');
+    let parsed: unknown = {};
+    if (text.trim() !== '') {
+      try {
+        parsed = JSON.parse(text);
+      } catch (e) {
+        throw new HttpError(HttpErrorType.invalidRequest, `the search request is not valid JSON: ${(e as Error).message}`, { expected: 'a JSON object' });
+      }
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw new HttpError(HttpErrorType.invalidRequest, 'the search request must be a JSON object', { expected: 'object', actual: Array.isArray(parsed) ? 'array' : typeof parsed });
+    }
+    return served.index().search(parsed);
+  });
+
+  app.get('/:index', (request: FastifyRequest<{ Params: { index: string } }>, reply: FastifyReply) => {
+    const served = lookupIndex(ctx, request.params.index);
+    return reply.send({ ...figures(served), mapping: mappingToJson(served.index().mapping) });
+  });
+
+  app.get('/_indexes', (_request, reply) => {
+    const indexes: Record<string, unknown>[] = [];
+    for (const served of ctx.indexes.values()) {
+      try {
+        indexes.push(figures(served));
+      } catch {
+        indexes.push({ name: served.name, available: false });
+      }
+    }
+    return reply.send({ indexes });
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * Runs a server until its signal fires, then shuts down gracefully: stop accepting, let in-flight
+ * requests finish, close every index (a writable one commits what is buffered), resolve 0.
+ */
+import type { Logger } from '../engine/index.js';
+import type { ApiMetrics } from './metrics.js';
+import type { ServerRole } from './route-context.js';
+import type { ServedIndex } from './served-index.js';
+import { buildServer } from './server.js';
+
+/** What {@link serve} needs. */
+export interface ServeOptions {
+  readonly role: ServerRole;
+  readonly host: string;
+  readonly port: number;
+  readonly indexes: ReadonlyMap<string, ServedIndex>;
+  readonly metrics: ApiMetrics;
+  readonly log: Logger;
+  readonly version: string;
+  readonly bodyLimit?: number;
+  /** Fires on SIGINT / SIGTERM. */
+  readonly signal: AbortSignal;
+}
+
+/** Serves until `signal`; resolves to the exit code (0 after a graceful shutdown). */
+export async function serve(options: ServeOptions): Promise<number> {
+  const { log } = options;
+  const { app, beginShutdown } = buildServer({
+    role: options.role,
+    indexes: options.indexes,
+    log,
+    version: options.version,
+    metrics: options.metrics,
+    ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
+  });
+  const stopped = new Promise<void>((resolve) => {
+    if (options.signal.aborted) resolve();
+    else options.signal.addEventListener('abort', () => { resolve(); }, { once: true });
+  });
+  try {
+    await app.listen({ host: options.host, port: options.port });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address !== null ? address.port : options.port;
+    const names = [...options.indexes.keys()];
+    log.info(`yarrow ${options.role} listening on http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port} (indexes: ${names.length === 0 ? 'none' : names.join(', ')})`);
+    await stopped;
+    log.info('shutting down: finishing in-flight requests');
+    beginShutdown();
+    await app.close();
+  } finally {
+    for (const served of options.indexes.values()) {
+      try {
+        await served.close();
+      } catch (e) {
+        log.error(`closing index ${served.name} failed: ${(e as Error).message}`);
+      }
+    }
+  }
+  log.info('shut down cleanly');
+  return 0;
+}
