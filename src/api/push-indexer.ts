@@ -1,8 +1,9 @@
 /**
  * One `_index` request: the body is split into documents as it streams in and each is validated
- * on arrival (a bad document fails the request before anything is written), then the documents are
- * written in slices, yielding to the event loop between slices so searches keep being answered
- * while a large body is indexed. The response waits until every slice is durable in the WAL.
+ * on arrival (a bad document fails the request before anything is written), then all documents are
+ * written in one engine batch: one write-ahead log record, so the request is all or nothing even
+ * if the process dies, while the engine inverts it in slices that leave the event loop free for
+ * searches. The response waits until the batch is durable.
  */
 import type { Index } from '../engine/index.js';
 import type { DocumentLocation } from '../engine/schema/document.js';
@@ -11,8 +12,6 @@ import { JsonValueSplitter } from './json-value-stream.js';
 
 /** Tuning and hooks of {@link indexBody}. */
 export interface PushOptions {
-  /** Documents per write (default 500): the longest the event loop is held by one slice. */
-  readonly sliceDocs?: number;
   /** Called every `progressBytes` of body (default 16 MiB) and at the end of a large body. */
   readonly onProgress?: (docs: number, bytes: number) => void;
   readonly progressBytes?: number;
@@ -24,14 +23,11 @@ export interface PushResult {
   readonly bytes: number;
 }
 
-const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 /**
  * Reads `body` to the end, then writes every document; all or nothing for invalid input.
  * @throws YarrowError(invalid_document) naming the document (line or ordinal and offset, field).
  */
 export async function indexBody(index: Index, body: AsyncIterable<Buffer>, options: PushOptions = {}): Promise<PushResult> {
-  const sliceDocs = options.sliceDocs ?? 500;
   const progressBytes = options.progressBytes ?? 16 * 1024 * 1024;
   const splitter = new JsonValueSplitter();
   const docs: unknown[] = [];
@@ -53,10 +49,7 @@ export async function indexBody(index: Index, body: AsyncIterable<Buffer>, optio
     }
   }
   take(splitter.end());
-  for (let i = 0; i < docs.length; i += sliceDocs) {
-    if (i > 0) await yieldToLoop();
-    await index.upsert(docs.slice(i, i + sliceDocs), { locations: locations.slice(i, i + sliceDocs) });
-  }
+  await index.upsert(docs, { locations });
   if (splitter.bytes >= progressBytes) options.onProgress?.(docs.length, splitter.bytes);
   return { docs: docs.length, bytes: splitter.bytes };
 }

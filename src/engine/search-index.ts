@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import { getAnalyzer } from './analysis/analyzers.js';
 import { verifyChecksum } from './codec/file-format.js';
 import { IndexWriter, defaultWriterOptions, liveDocsGeneration, writeManifest } from './commit/index-writer.js';
+import { TimeSlicer } from './event-loop.js';
 import type { CommitResult, PreparedDocument, WriterOptions } from './commit/index-writer.js';
 import { FORMAT_VERSION, MANIFEST_FILE, MANIFEST_TEMP_FILE, decodeManifest, manifestFiles } from './commit/manifest.js';
 import type { Manifest } from './commit/manifest.js';
@@ -164,14 +165,17 @@ export class Index {
 
   /**
    * Validates and indexes documents (upsert by `_id`; a missing `_id` gets a generated one). All or
-   * nothing: one invalid document rejects the whole batch with an error naming it. Resolves once
-   * the batch is durable (write-ahead log); searchable after the next refresh.
+   * nothing: one invalid document rejects the whole batch with an error naming it, and the batch
+   * is one write-ahead log record, so a crash keeps all of it or none. Resolves once the batch is
+   * durable; searchable after the next refresh. Large batches yield to the event loop as they go.
    */
   async upsert(docs: readonly unknown[], source: BatchSource = {}): Promise<{ docs: number }> {
     const writer = this.requireWriter();
     const batch: PreparedDocument[] = [];
     const allStored = this.mapping.fields.every((f) => f.store);
+    const slicer = new TimeSlicer();
     for (let i = 0; i < docs.length; i++) {
+      if (slicer.due()) await slicer.yield();
       const location = source.locations?.[i] ?? locate(source, i);
       let doc = validateDocument(this.mapping, docs[i], location);
       let id = doc.id;

@@ -17,12 +17,12 @@ function chunks(text: string, size: number): AsyncIterable<Buffer> {
 const lines = (n: number): string => Array.from({ length: n }, (_, i) => JSON.stringify({ _id: `d${i}`, title: `doc ${i}`, year: i })).join('\n');
 
 describe('indexBody', () => {
-  it('writes every document in slices and reports progress', async () => {
+  it('writes every document and reports progress', async () => {
     const index = await Index.open(new MemoryDirectory('memory:t'), { name: 't', mapping, refreshIntervalMs: 0 });
     try {
       const progress: number[] = [];
       const body = lines(25);
-      const result = await indexBody(index, chunks(body, 17), { sliceDocs: 4, progressBytes: 200, onProgress: (_docs, bytes) => { progress.push(bytes); } });
+      const result = await indexBody(index, chunks(body, 17), { progressBytes: 200, onProgress: (_docs, bytes) => { progress.push(bytes); } });
       assert.deepEqual(result, { docs: 25, bytes: Buffer.byteLength(body) });
       assert.ok(progress.length >= 3, `progress reported ${progress.length} times`);
       await index.refresh();
@@ -36,7 +36,7 @@ describe('indexBody', () => {
     const index = await Index.open(new MemoryDirectory('memory:t'), { name: 't', mapping, refreshIntervalMs: 0 });
     try {
       const body = `${lines(10)}\n{"_id":"bad","year":"x"}\n`;
-      await assert.rejects(indexBody(index, chunks(body, 50), { sliceDocs: 3 }), (e: unknown) => e instanceof YarrowError && e.details.line === 11 && e.details.field === 'year');
+      await assert.rejects(indexBody(index, chunks(body, 50)), (e: unknown) => e instanceof YarrowError && e.details.line === 11 && e.details.field === 'year');
       await index.refresh();
       assert.equal(index.stats().docs, 0);
     } finally {

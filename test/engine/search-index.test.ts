@@ -153,6 +153,26 @@ describe('Index', () => {
     await index.close();
   });
 
+  it('keeps a large batch all-or-nothing in one log record while yielding to searches as it inverts', async () => {
+    const dir = new MemoryDirectory();
+    const index = await Index.open(dir, { mapping, refreshIntervalMs: 0 });
+    const batch = Array.from({ length: 3000 }, (_, i) => ({ _id: `b${i}`, title: `batch document ${i}` }));
+    let settled = false;
+    const writing = index.upsert(batch).then(() => {
+      settled = true;
+    });
+    // A search gets its turn while the batch is still being written.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    assert.equal(settled, false);
+    assert.equal(index.search({ query: { match_all: {} } }).total, 0);
+    await writing;
+    const reopened = await Index.open(dir.crashCopy(), { refreshIntervalMs: 0 });
+    assert.equal(reopened.stats().docs, 3000);
+    await reopened.close();
+    await index.close();
+  });
+
   it('rolls back every write since the last commit, durably', async () => {
     const dir = new MemoryDirectory();
     const index = await Index.open(dir, { mapping, refreshIntervalMs: 0, writer: { mergePolicy: { segmentsPerTier: 2, maxMergeAtOnce: 2 } } });

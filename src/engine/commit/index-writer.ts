@@ -28,6 +28,7 @@ import type { Manifest } from './manifest.js';
 import { planMerges } from './merge-policy.js';
 import type { MergePolicyOptions } from './merge-policy.js';
 import { Mutex } from './mutex.js';
+import { TimeSlicer, yieldToEventLoop } from '../event-loop.js';
 import { WriteAheadLog, walFile, walGenerationOf } from './write-ahead-log.js';
 import type { WalEntry } from './write-ahead-log.js';
 
@@ -162,7 +163,13 @@ export class IndexWriter {
       }
       // Handled below; marked now so a rejection never counts as unhandled while the batch inverts.
       synced.catch(() => undefined);
-      for (const d of docs) this.applyUpsert(d.doc, d.id, d.storedJson);
+      // One WAL record keeps the batch all-or-nothing; inverting it in slices keeps the event loop
+      // free for searches (which read snapshots, so they never see half a batch).
+      const slicer = new TimeSlicer();
+      for (const d of docs) {
+        if (slicer.due()) await slicer.yield();
+        this.applyUpsert(d.doc, d.id, d.storedJson);
+      }
       for (const id of deletes) this.applyDelete(id);
       return { synced };
     });
@@ -274,7 +281,7 @@ export class IndexWriter {
     let added: LiveSegment | null = null;
     if (this.buffer.maxDoc > 0) {
       try {
-        const flushed = this.buffer.flush(segmentName(this.allocateSegmentId()));
+        const flushed = await this.buffer.flush(segmentName(this.allocateSegmentId()));
         await this.writeFiles(flushed.files);
         const reader = await SegmentReader.open(this.dir, flushed.info, flushed.files);
         const liveDocs = LiveDocs.allLive(flushed.info.maxDoc);
@@ -416,7 +423,7 @@ export class IndexWriter {
 
   private async runMerge(sources: LiveSegment[]): Promise<void> {
     // Let the caller's turn finish before the CPU-heavy part.
-    await new Promise<void>((r) => setImmediate(r));
+    await yieldToEventLoop();
     // A merge planned before close() began still runs: close() waits for it before its last commit.
     if (this.closed || this.failure !== null) {
       for (const s of sources) s.merging = false;
@@ -424,7 +431,7 @@ export class IndexWriter {
     }
     const startLive = sources.map((s) => s.liveDocs);
     const name = segmentName(this.allocateSegmentId());
-    const merged = mergeSegments(
+    const merged = await mergeSegments(
       name,
       sources.map((s, i) => ({ reader: s.reader, liveDocs: startLive[i] })),
     );

@@ -6,6 +6,7 @@
 import type { Analyzer, TokenSink } from '../analysis/analyzer.js';
 import { lengthToNorm } from '../codec/norms/small-float.js';
 import { IndexOptions } from '../codec/postings/postings-format.js';
+import type { TimeSlicer } from '../event-loop.js';
 import type { SegmentWriter } from './segment-writer.js';
 
 /** Position increment between the values of a multi-valued field, so phrases never span values. */
@@ -110,7 +111,7 @@ export class FieldInverter {
   }
 
   /** Writes the field's terms, in sorted order, into a segment of `maxDoc` docs. */
-  writeTo(writer: SegmentWriter, maxDoc: number): void {
+  async writeTo(writer: SegmentWriter, maxDoc: number, slicer: TimeSlicer): Promise<void> {
     const norms = new Uint8Array(maxDoc);
     for (let d = 0; d < this.lengths.length; d++) norms[d] = lengthToNorm(this.lengths[d]);
     writer.startField(this.field, IndexOptions.docsFreqsPositions, norms, {
@@ -123,6 +124,7 @@ export class FieldInverter {
     const freqs: number[] = [];
     const positions: number[] = [];
     for (const term of sorted) {
+      if (slicer.due()) await slicer.yield();
       const stream = this.streams[this.termIds.get(term)!];
       docs.length = 0;
       freqs.length = 0;

@@ -8,6 +8,7 @@ import type { DocValuesColumn } from '../codec/doc-values/doc-values-writer.js';
 import { IndexOptions } from '../codec/postings/postings-format.js';
 import type { Mapping } from '../schema/mapping.js';
 import type { ValidDocument } from '../schema/document.js';
+import { TimeSlicer } from '../event-loop.js';
 import { FieldInverter } from './field-inverter.js';
 import { SegmentWriter } from './segment-writer.js';
 import type { WrittenSegment } from './segment-writer.js';
@@ -106,13 +107,17 @@ export class SegmentBuffer {
   }
 
   /** Encodes the buffer as segment `name`. */
-  flush(name: string): FlushedBuffer {
+  async flush(name: string): Promise<FlushedBuffer> {
+    const slicer = new TimeSlicer();
     const maxDoc = this.ids.length;
     const writer = new SegmentWriter(name, maxDoc);
     writeIds(writer, this.ids);
-    for (const inv of this.inverters) inv.writeTo(writer, maxDoc);
+    for (const inv of this.inverters) await inv.writeTo(writer, maxDoc, slicer);
     for (const col of this.columns) writer.addDocValues(buildColumn(col));
-    for (const json of this.storedJson) writer.stored.addRaw(json);
+    for (const json of this.storedJson) {
+      if (slicer.due()) await slicer.yield();
+      writer.stored.addRaw(json);
+    }
     const written = writer.finish();
     return { ...written, deletedDocs: [...this.deleted].sort((a, b) => a - b) };
   }

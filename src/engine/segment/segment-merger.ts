@@ -8,6 +8,7 @@ import type { LiveDocs } from '../codec/live-docs/live-docs.js';
 import { IndexOptions, NO_MORE_DOCS } from '../codec/postings/postings-format.js';
 import { PostingsIterator } from '../codec/postings/postings-reader.js';
 import type { TermEntry } from '../codec/term-dictionary/term-dictionary-reader.js';
+import { TimeSlicer } from '../event-loop.js';
 import { ID_FIELD } from './segment-buffer.js';
 import type { SegmentReader } from './segment-reader.js';
 import { SegmentWriter } from './segment-writer.js';
@@ -25,7 +26,8 @@ export interface MergedSegment extends WrittenSegment {
 }
 
 /** Merges `sources` (in order) into a new segment named `name`. */
-export function mergeSegments(name: string, sources: readonly MergeSource[]): MergedSegment {
+export async function mergeSegments(name: string, sources: readonly MergeSource[]): Promise<MergedSegment> {
+  const slicer = new TimeSlicer();
   const docMaps: Int32Array[] = [];
   let maxDoc = 0;
   for (const s of sources) {
@@ -35,28 +37,33 @@ export function mergeSegments(name: string, sources: readonly MergeSource[]): Me
   }
   const writer = new SegmentWriter(name, maxDoc);
 
-  mergeField(writer, sources, docMaps, ID_FIELD, IndexOptions.docs, maxDoc);
+  await mergeField(writer, sources, docMaps, ID_FIELD, IndexOptions.docs, maxDoc, slicer);
   const textFields = new Set<string>();
   for (const s of sources) for (const f of s.reader.terms.fieldNames) if (f !== ID_FIELD) textFields.add(f);
   for (const field of [...textFields].sort()) {
-    mergeField(writer, sources, docMaps, field, IndexOptions.docsFreqsPositions, maxDoc);
+    await mergeField(writer, sources, docMaps, field, IndexOptions.docsFreqsPositions, maxDoc, slicer);
   }
   for (const column of mergeDocValues(sources, docMaps, maxDoc)) writer.addDocValues(column);
-  sources.forEach((s, i) => {
+  for (let i = 0; i < sources.length; i++) {
     const map = docMaps[i];
-    for (let d = 0; d < map.length; d++) if (map[d] >= 0) writer.stored.addRaw(s.reader.stored.getRaw(d));
-  });
+    for (let d = 0; d < map.length; d++) {
+      if (map[d] < 0) continue;
+      if (slicer.due()) await slicer.yield();
+      writer.stored.addRaw(sources[i].reader.stored.getRaw(d));
+    }
+  }
   return { ...writer.finish(), docMaps };
 }
 
-function mergeField(
+async function mergeField(
   writer: SegmentWriter,
   sources: readonly MergeSource[],
   docMaps: readonly Int32Array[],
   field: string,
   options: IndexOptions,
   maxDoc: number,
-): void {
+  slicer: TimeSlicer,
+): Promise<void> {
   const scored = options === IndexOptions.docsFreqsPositions;
   let norms: Uint8Array | null = null;
   let docCount = 0;
@@ -86,6 +93,7 @@ function mergeField(
   const positions: number[] = [];
   const posBuf = new Int32Array(1 << 16);
   while (true) {
+    if (slicer.due()) await slicer.yield();
     let term: string | undefined;
     for (const h of heads) if (h !== undefined && (term === undefined || h.term < term)) term = h.term;
     if (term === undefined) break;

@@ -1,0 +1,30 @@
+/**
+ * Cooperative scheduling for CPU-heavy engine work (inverting a large batch, flushing a buffer,
+ * merging segments) that runs on the same thread as request handling: the work checks in as it
+ * goes and gives the event loop a turn once its time slice is used up, so searches and I/O
+ * callbacks are not held up for the whole job.
+ */
+
+/** Lets pending I/O callbacks and requests run before the next slice of work. */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Milliseconds of work between two yields. */
+const SLICE_MS = 8;
+
+/** Tracks one job's time slice. */
+export class TimeSlicer {
+  private sliceStart = performance.now();
+
+  /** Whether the current slice is used up (cheap enough to call per unit of work). */
+  due(): boolean {
+    return performance.now() - this.sliceStart >= SLICE_MS;
+  }
+
+  /** Yields to the event loop and starts a new slice. */
+  async yield(): Promise<void> {
+    await yieldToEventLoop();
+    this.sliceStart = performance.now();
+  }
+}
