@@ -30,8 +30,20 @@ export class ApiMetrics implements IndexEvents {
     });
     this.docsIndexed = new Counter({ name: 'yarrow_docs_indexed_total', help: 'Documents accepted by _index (durable)', labelNames: ['index'], registers });
     this.bytesIndexed = new Counter({ name: 'yarrow_index_body_bytes_total', help: 'Decoded _index body bytes accepted', labelNames: ['index'], registers });
-    this.commits = new Counter({ name: 'yarrow_commits_total', help: 'Commits made by this server (_flush and shutdown)', labelNames: ['index'], registers });
-    this.refreshes = new Counter({ name: 'yarrow_refreshes_total', help: 'Refreshes that made buffered documents searchable', labelNames: ['index'], registers });
+    // Read from the engine at scrape time, so automatic commits and refreshes count too.
+    const activity = (name: string, help: string, read: (s: ServedIndex) => number): Counter<'index'> =>
+      new Counter({
+        name,
+        help,
+        labelNames: ['index'],
+        registers,
+        collect() {
+          this.reset();
+          for (const s of indexes()) this.inc({ index: s.name }, read(s));
+        },
+      });
+    this.commits = activity('yarrow_commits_total', 'Commits this process made (_flush, automatic, shutdown)', (s) => s.index().stats().commits);
+    this.refreshes = activity('yarrow_refreshes_total', 'Refreshes that made buffered documents searchable', (s) => s.index().stats().refreshes);
     this.reloads = new Counter({ name: 'yarrow_reloads_total', help: 'Commits picked up by a read-only index', labelNames: ['index'], registers });
     const gauge = (name: string, help: string, read: (s: ServedIndex) => Promise<number | null>): void => {
       new Gauge({
@@ -66,14 +78,6 @@ export class ApiMetrics implements IndexEvents {
   indexed(index: string, docs: number, bytes: number): void {
     this.docsIndexed.inc({ index }, docs);
     this.bytesIndexed.inc({ index }, bytes);
-  }
-
-  committed(index: string): void {
-    this.commits.inc({ index });
-  }
-
-  refreshed(index: string): void {
-    this.refreshes.inc({ index });
   }
 
   reloaded(index: string): void {

@@ -12,9 +12,8 @@ import { Index } from '../engine/index.js';
 import type { Directory, Logger } from '../engine/index.js';
 import { HttpError, HttpErrorType } from './http-status.js';
 
-/** Counters a served index reports into (the server's metrics). */
+/** What a served index reports to the server's metrics (commits and refreshes are read from the engine). */
 export interface IndexEvents {
-  refreshed(index: string): void;
   reloaded(index: string, seq: number): void;
 }
 
@@ -68,7 +67,6 @@ export class WritableIndex implements ServedIndex {
   /** Makes buffered documents searchable now. */
   async refresh(): Promise<void> {
     await this.opened.refresh();
-    this.events.refreshed(this.name);
   }
 
   walBytes(): Promise<number> {

@@ -55,6 +55,11 @@ export interface IndexStats {
   readonly seq: number;
   readonly sizeBytes: number;
   readonly bufferedDocs: number;
+  /** Bytes of write-ahead log not yet covered by a commit (0 for a read-only index). */
+  readonly walBytes: number;
+  /** Commits and refreshes this process made since it opened the index (automatic ones too). */
+  readonly commits: number;
+  readonly refreshes: number;
 }
 
 /** Where a batch of documents came from, for error messages. */
@@ -254,6 +259,9 @@ export class Index {
         seq: this.currentManifest().seq,
         sizeBytes,
         bufferedDocs: this.writer?.bufferedDocs ?? 0,
+        walBytes: this.writer?.walBytes ?? 0,
+        commits: this.writer?.activity.commits ?? 0,
+        refreshes: this.writer?.activity.refreshes ?? 0,
       };
     } finally {
       snapshot.release();

@@ -173,6 +173,15 @@ describe('Index', () => {
     await index.close();
   });
 
+  it('counts the commits and refreshes it makes, automatic ones included', async () => {
+    const index = await Index.open(new MemoryDirectory(), { mapping, refreshIntervalMs: 0, writer: { maxWalBytes: 1 } });
+    assert.deepEqual([index.stats().commits, index.stats().refreshes], [0, 0]);
+    await index.upsert([{ _id: 'auto', title: 'a write past the WAL limit commits by itself' }]);
+    const stats = index.stats();
+    assert.deepEqual([stats.commits, stats.refreshes, stats.walBytes, stats.docs], [1, 1, 0, 1]);
+    await index.close();
+  });
+
   it('rolls back every write since the last commit, durably', async () => {
     const dir = new MemoryDirectory();
     const index = await Index.open(dir, { mapping, refreshIntervalMs: 0, writer: { mergePolicy: { segmentsPerTier: 2, maxMergeAtOnce: 2 } } });

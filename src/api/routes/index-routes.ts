@@ -40,7 +40,6 @@ export function registerIndexRoutes(app: FastifyInstance, ctx: RouteContext): vo
     requireWrites(ctx);
     const served = lookupIndex(ctx, request.params.index);
     const result = await served.index().commit();
-    ctx.metrics.committed(served.name);
     ctx.log.debug(`index ${served.name} committed at seq=${result.seq}`);
     void reply.code(200).send();
   });

@@ -99,6 +99,8 @@ export class IndexWriter {
   private failure: Error | null = null;
   private closing = false;
   private closed = false;
+  private commitsMade = 0;
+  private refreshesMade = 0;
   /** Bumped by every setCheckpoint, so a commit knows whether one arrived while it was writing. */
   private checkpointVersion = 0;
 
@@ -137,9 +139,14 @@ export class IndexWriter {
     return this.buffer.maxDoc;
   }
 
-  /** Bytes in the current WAL generation. */
+  /** Bytes in the current WAL generation (older ones are deleted by the commit that covers them). */
   get walBytes(): number {
     return this.wal.size;
+  }
+
+  /** Commits and refreshes made since open, automatic ones included (for metrics). */
+  get activity(): { readonly commits: number; readonly refreshes: number } {
+    return { commits: this.commitsMade, refreshes: this.refreshesMade };
   }
 
   /**
@@ -313,6 +320,7 @@ export class IndexWriter {
     }
     this.dropFullyDeleted();
     this.replaceSnapshot();
+    this.refreshesMade++;
     return true;
   }
 
@@ -359,6 +367,7 @@ export class IndexWriter {
       this.refs.incRef(files);
       this.refs.decRef(manifestFiles(this.committed));
       this.committed = manifest;
+      this.commitsMade++;
       // A checkpoint set while this commit was being written is not in it: stay dirty.
       this.dirty = this.checkpointVersion !== checkpointVersion;
       for (const name of await this.dir.list()) {
