@@ -14,7 +14,7 @@ import { isEngineName } from './engines/bench-engine.js';
 import type { BenchQuery, QueryClass } from './queries.js';
 import { QUERY_CLASSES, buildQuerySet, querySetFingerprint } from './queries.js';
 import type { LatencySummary } from './stats.js';
-import { benchRounds, collectGarbage, msSince, summarize } from './stats.js';
+import { benchRounds, collectGarbage, msSince, summarize, timeIndexAndCommit } from './stats.js';
 
 /** Engines are imported lazily so that one engine failing to load cannot stop the others. */
 async function loadEngine(name: EngineName): Promise<CreateEngine> {
@@ -46,12 +46,7 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), `yarrow-bench-${engineArg}-`));
   try {
     const engine = await createEngine(spec, dir);
-    const indexStart = process.hrtime.bigint();
-    await engine.index(docs);
-    const indexMs = msSince(indexStart);
-    const commitStart = process.hrtime.bigint();
-    await engine.commit();
-    const commitMs = msSince(commitStart);
+    const { indexMs, commitMs } = await timeIndexAndCommit(engine, docs);
     const docsPerSec = docs.length / ((indexMs + commitMs) / 1000);
     const indexBytes = await engine.indexBytes();
     log(`indexed at ${docsPerSec.toFixed(0)} docs/s (index ${indexMs.toFixed(0)} ms + commit ${commitMs.toFixed(0)} ms), ${(indexBytes / 2 ** 20).toFixed(1)} MB`);

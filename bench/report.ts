@@ -2,11 +2,11 @@
  * Turns engine results into the tables `npm run bench` prints: absolute figures, latency per
  * query class, Yarrow-to-peer ratios, and whether the issue's targets against FTS5 are met.
  */
+import { MB, table, num, int, lat, ratio } from './format.js';
 import type { CorpusName } from './corpus.js';
 import type { EngineResult } from './engine-result.js';
 import type { EngineName } from './engines/bench-engine.js';
 import { QUERY_CLASSES } from './queries.js';
-import type { LatencySummary } from './stats.js';
 
 /** What happened to one engine on one corpus: a result or the reason there is none. */
 export type EngineOutcome =
@@ -19,31 +19,6 @@ export interface TargetCheck {
   readonly yarrow: number;
   readonly goal: number;
   readonly met: boolean;
-}
-
-const MB = 2 ** 20;
-
-function table(rows: readonly (readonly string[])[]): string {
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows
-    .map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '))
-    .join('\n');
-}
-
-function num(n: number, digits: number): string {
-  return Number.isFinite(n) ? n.toFixed(digits) : '-';
-}
-
-function int(n: number): string {
-  return Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '-';
-}
-
-function lat(s: LatencySummary): string {
-  return `${num(s.p50, 3)} / ${num(s.p95, 3)} / ${num(s.p99, 3)}`;
-}
-
-function ratio(a: number, b: number): string {
-  return Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}x` : '-';
 }
 
 /** Checks Yarrow against FTS5: docs/s at least FTS5's, p50 at most FTS5's, p99 at most a quarter of FTS5's. */

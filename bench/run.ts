@@ -3,9 +3,9 @@
  * Runs each engine on each corpus in its own child process, one after another, prints a report per
  * corpus and writes every figure to bench/.out/results.json.
  */
+import { machine } from './format.js';
 import { runBenchChild } from './child-runner.js';
 import { mkdir, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CorpusName } from './corpus.js';
@@ -63,11 +63,7 @@ async function main(): Promise<void> {
   }
 
   const summary = {
-    startedAt: new Date().toISOString(),
-    node: process.version,
-    platform: `${os.platform()} ${os.arch()}`,
-    cpu: os.cpus()[0]?.model ?? 'unknown',
-    cpus: os.cpus().length,
+    ...machine(),
     limit: limit ?? null,
     corpora: Object.fromEntries(Object.entries(outcomes).map(([corpus, list]) => {
       const yarrow = list.find((o) => o.ok && o.engine === 'yarrow');

@@ -55,3 +55,13 @@ export function benchRounds(): number {
 export function collectGarbage(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
+
+/** Times `index(docs)` and then `commit()` of an engine under test, in ms. */
+export async function timeIndexAndCommit<D>(engine: { index(docs: D): Promise<void>; commit(): Promise<void> }, docs: D): Promise<{ indexMs: number; commitMs: number }> {
+  const indexStart = process.hrtime.bigint();
+  await engine.index(docs);
+  const indexMs = msSince(indexStart);
+  const commitStart = process.hrtime.bigint();
+  await engine.commit();
+  return { indexMs, commitMs: msSince(commitStart) };
+}

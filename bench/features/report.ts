@@ -2,7 +2,7 @@
  * Turns feature-runner results into the tables `npm run bench:features` prints: latency per
  * scenario and engine, and Yarrow-to-peer latency ratios where both could run the scenario.
  */
-import type { LatencySummary } from '../stats.js';
+import { MB, table, num, lat, ratio } from '../format.js';
 import type { FeatureEngineName } from './feature-engine.js';
 import type { FeatureResult, ScenarioOutcome } from './feature-result.js';
 import { SCENARIOS } from './scenarios.js';
@@ -11,27 +11,6 @@ import { SCENARIOS } from './scenarios.js';
 export type FeatureOutcome =
   | { readonly engine: FeatureEngineName; readonly ok: true; readonly result: FeatureResult }
   | { readonly engine: FeatureEngineName; readonly ok: false; readonly error: string };
-
-const MB = 2 ** 20;
-
-function table(rows: readonly (readonly string[])[]): string {
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows
-    .map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '))
-    .join('\n');
-}
-
-function num(n: number, digits: number): string {
-  return Number.isFinite(n) ? n.toFixed(digits) : '-';
-}
-
-function lat(s: LatencySummary): string {
-  return `${num(s.p50, 3)} / ${num(s.p95, 3)} / ${num(s.p99, 3)}`;
-}
-
-function ratio(a: number, b: number): string {
-  return Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}x` : '-';
-}
 
 function cell(o: ScenarioOutcome | undefined): string {
   if (o === undefined) return 'failed';

@@ -4,9 +4,9 @@
  * child process, one after another, prints the report and writes every figure to
  * bench/.out/features.json. Exits 1 if an engine or a scenario failed; the rest is still reported.
  */
+import { machine } from '../format.js';
 import { runBenchChild } from '../child-runner.js';
 import { mkdir, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT, dataDir, docLimit } from '../corpus.js';
@@ -48,11 +48,7 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${formatFeatureReport(outcomes)}\n`);
 
   const summary = {
-    startedAt: new Date().toISOString(),
-    node: process.version,
-    platform: `${os.platform()} ${os.arch()}`,
-    cpu: os.cpus()[0]?.model ?? 'unknown',
-    cpus: os.cpus().length,
+    ...machine(),
     limit: limit ?? null,
     outcomes,
   };

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CorpusDoc } from '../corpus.js';
 import { CORPORA, docLimit, loadCorpus } from '../corpus.js';
-import { benchRounds, collectGarbage, msSince, summarize } from '../stats.js';
+import { benchRounds, collectGarbage, msSince, summarize, timeIndexAndCommit } from '../stats.js';
 import { answerViolation, matchesOf } from './answer-check.js';
 import type { CreateFeatureEngine, FeatureEngine, FeatureEngineName } from './feature-engine.js';
 import { isFeatureEngineName } from './feature-engine.js';
@@ -86,12 +86,7 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), `yarrow-features-${engineArg}-`));
   try {
     const engine = await createEngine(dir);
-    const indexStart = process.hrtime.bigint();
-    await engine.index(docs);
-    const indexMs = msSince(indexStart);
-    const commitStart = process.hrtime.bigint();
-    await engine.commit();
-    const commitMs = msSince(commitStart);
+    const { indexMs, commitMs } = await timeIndexAndCommit(engine, docs);
     log(`indexed in ${indexMs.toFixed(0)} ms + commit ${commitMs.toFixed(0)} ms`);
 
     const scenarios = {} as Record<Scenario, ScenarioOutcome>;
