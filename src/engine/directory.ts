@@ -18,6 +18,14 @@ export interface Directory {
   readFile(name: string): Promise<Uint8Array>;
 
   /**
+   * Reads `length` bytes of a file starting at `offset`, so that a reader can keep a large file on
+   * storage and fetch only the part it needs (a term block, one field's section). Rejects with a
+   * YarrowError `file_not_found` when the file is missing and with `corrupt_index` when the range
+   * runs past the end of the file.
+   */
+  readRange(name: string, offset: number, length: number): Promise<Uint8Array>;
+
+  /**
    * Creates or replaces a file with `data`. The bytes are NOT guaranteed durable until
    * {@link Directory.sync} has resolved for this name. Never use it to replace a file that readers
    * may open concurrently: write a new name and {@link Directory.rename} it instead.

@@ -77,6 +77,10 @@ export class FaultInjectingDirectory implements Directory {
     return this.inner.readFile(name);
   }
 
+  readRange(name: string, offset: number, length: number): Promise<Uint8Array> {
+    return this.inner.readRange(name, offset, length);
+  }
+
   async writeFile(name: string, data: Uint8Array): Promise<void> {
     this.trip('writeFile', name);
     await this.inner.writeFile(name, data);

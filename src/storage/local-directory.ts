@@ -12,7 +12,7 @@ import type { Appender, Directory, Lock, LockOwner } from '../engine/directory.j
 import { assertFileName } from './file-name.js';
 import { LocalAppender } from './local-appender.js';
 import { obtainLocalLock } from './local-lock.js';
-import { fileNotFoundError } from './lock-owner.js';
+import { fileNotFoundError, rangePastEndError } from './lock-owner.js';
 import { errorCode } from './system-error.js';
 
 /** Errors of platforms that cannot open or fsync a directory (Windows, some network mounts). */
@@ -64,6 +64,29 @@ export class LocalDirectory implements Directory {
       return new Uint8Array(buffer.buffer, 0, buffer.byteLength);
     }
     return new Uint8Array(buffer);
+  }
+
+  async readRange(name: string, offset: number, length: number): Promise<Uint8Array> {
+    const path = this.pathOf(name);
+    let handle;
+    try {
+      handle = await open(path, 'r');
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') throw fileNotFoundError(name, path, error);
+      throw error;
+    }
+    try {
+      const bytes = new Uint8Array(length);
+      let filled = 0;
+      while (filled < length) {
+        const { bytesRead } = await handle.read(bytes, filled, length - filled, offset + filled);
+        if (bytesRead === 0) throw rangePastEndError(name, offset, length, offset + filled);
+        filled += bytesRead;
+      }
+      return bytes;
+    } finally {
+      await handle.close();
+    }
   }
 
   async writeFile(name: string, data: Uint8Array): Promise<void> {

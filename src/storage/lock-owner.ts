@@ -55,3 +55,12 @@ export function fileNotFoundError(name: string, where: string, cause?: unknown):
     cause === undefined ? undefined : { cause },
   );
 }
+
+/** The `corrupt_index` error every Directory raises for a range read past the end of a file. */
+export function rangePastEndError(name: string, offset: number, length: number, size: number): YarrowError {
+  return new YarrowError(
+    ErrorCode.corruptIndex,
+    `${name}: range ${offset}+${length} runs past the end of the file (${size} bytes)`,
+    { file: name },
+  );
+}

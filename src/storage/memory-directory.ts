@@ -13,7 +13,7 @@
  */
 import type { Appender, Directory, Lock, LockOwner } from '../engine/directory.js';
 import { assertFileName } from './file-name.js';
-import { decodeLockOwner, encodeLockOwner, fileNotFoundError, lockHeldError, unknownLockOwner } from './lock-owner.js';
+import { decodeLockOwner, encodeLockOwner, fileNotFoundError, lockHeldError, rangePastEndError, unknownLockOwner } from './lock-owner.js';
 
 /** A growable byte buffer, so that appending to the WAL is not quadratic. */
 class MemoryFile {
@@ -28,6 +28,12 @@ class MemoryFile {
   /** A copy of the content: callers never alias the stored bytes. */
   snapshot(): Uint8Array {
     return this.data.slice(0, this.length);
+  }
+
+  /** A copy of `length` bytes at `offset`, or undefined when the range runs past the end. */
+  range(offset: number, length: number): Uint8Array | undefined {
+    if (offset < 0 || length < 0 || offset + length > this.length) return undefined;
+    return this.data.slice(offset, offset + length);
   }
 
   append(bytes: Uint8Array): void {
@@ -83,6 +89,13 @@ export class MemoryDirectory implements Directory {
 
   async readFile(name: string): Promise<Uint8Array> {
     return Promise.resolve(this.fileOf(name).snapshot());
+  }
+
+  async readRange(name: string, offset: number, length: number): Promise<Uint8Array> {
+    const file = this.fileOf(name);
+    const bytes = file.range(offset, length);
+    if (bytes === undefined) throw rangePastEndError(name, offset, length, file.length);
+    return Promise.resolve(bytes);
   }
 
   async writeFile(name: string, data: Uint8Array): Promise<void> {

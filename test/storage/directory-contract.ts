@@ -115,6 +115,21 @@ export function describeDirectoryContract(name: string, makeDirectory: () => Pro
       });
     });
 
+    it('reads byte ranges of a file, including empty and final ranges', async () => {
+      const data = Uint8Array.from({ length: 1000 }, (_, i) => (i * 7) % 251);
+      await dir.writeFile('r.bin', data);
+      assert.deepEqual(await dir.readRange('r.bin', 0, 10), data.subarray(0, 10));
+      assert.deepEqual(await dir.readRange('r.bin', 123, 400), data.subarray(123, 523));
+      assert.deepEqual(await dir.readRange('r.bin', 990, 10), data.subarray(990));
+      assert.deepEqual(await dir.readRange('r.bin', 1000, 0), new Uint8Array(0));
+    });
+
+    it('rejects a range past the end with corrupt_index and a missing file with file_not_found', async () => {
+      await dir.writeFile('r.bin', new Uint8Array(10));
+      await assert.rejects(dir.readRange('r.bin', 5, 6), isYarrowError(ErrorCode.corruptIndex));
+      await assert.rejects(dir.readRange('none.bin', 0, 1), isYarrowError(ErrorCode.fileNotFound));
+    });
+
     it('appends, counts the size, syncs and reads back the appended bytes', async () => {
       const appender = await dir.openAppender('wal-1.log');
       assert.equal(appender.size, 0);
