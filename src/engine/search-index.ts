@@ -20,7 +20,7 @@ import { validateDocument } from './schema/document.js';
 import type { DocumentLocation } from './schema/document.js';
 import { mappingFromJson, mappingToJson, parseMapping } from './schema/mapping.js';
 import type { Mapping } from './schema/mapping.js';
-import { readVerified, SegmentReader } from './segment/segment-reader.js';
+import { readVerified, SegmentLoad, SegmentReader } from './segment/segment-reader.js';
 import { Snapshot } from './segment/snapshot.js';
 import { prepareSearch, runSearch } from './search/search-request.js';
 import type { SearchRequest, SearchResponse } from './search/search-request.js';
@@ -43,6 +43,12 @@ export interface IndexOpenOptions {
   readonly refreshIntervalMs?: number;
   /** Open for searching only: no lock, no writes, follows new commits with {@link Index.reload}. */
   readonly readOnly?: boolean;
+  /**
+   * `false` opens a write-only index (bulk loaders, the HTTP indexer): segments keep only their
+   * `_id` terms in memory, so memory stays flat whatever the index size, and `search` throws.
+   * Default true.
+   */
+  readonly searchable?: boolean;
   readonly logger?: Logger;
   readonly writer?: Partial<WriterOptions>;
 }
@@ -121,9 +127,14 @@ export class Index {
         log.info(`created index ${name} in ${dir.describe()}`);
       }
       await removeOrphans(dir, manifest, log);
+      const writerOptions: WriterOptions = {
+        ...defaultWriterOptions,
+        ...options.writer,
+        ...(options.searchable === false ? { segmentLoad: SegmentLoad.ids } : {}),
+      };
       const segments = await Promise.all(
         manifest.segments.map(async (info) => {
-          const reader = await SegmentReader.open(dir, info);
+          const reader = await SegmentReader.open(dir, info, undefined, writerOptions.segmentLoad);
           const liveDocs = await reader.readLiveDocs(dir);
           return { info, reader, liveDocs, liveDirty: false, durable: true, delGen: liveDocsGeneration(info), merging: false };
         }),
@@ -131,7 +142,7 @@ export class Index {
       const replayGen = (await dir.list()).map(walGenerationOf).filter((g): g is number => g !== undefined);
       const walGen = Math.max(manifest.walGeneration, ...replayGen.map((g) => g + 1));
       const wal = await WriteAheadLog.open(dir, walGen);
-      const writer = new IndexWriter(dir, mapping, getAnalyzer, lock, log, { ...defaultWriterOptions, ...options.writer }, segments, manifest, wal);
+      const writer = new IndexWriter(dir, mapping, getAnalyzer, lock, log, writerOptions, segments, manifest, wal);
       let replayed = 0;
       await WriteAheadLog.replay(
         dir,
@@ -238,6 +249,7 @@ export class Index {
   search(request: SearchRequest = {}): SearchResponse {
     const started = performance.now();
     const prepared = prepareSearch(request, this.mapping);
+    if (this.writer?.searchable === false) throw new YarrowError(ErrorCode.indexClosed, `index ${this.name} is open write-only (searchable: false)`);
     const snapshot = this.acquireSnapshot();
     try {
       return runSearch(snapshot, prepared, started);

@@ -275,6 +275,49 @@ describe('Index', () => {
     await reopened.close();
   });
 
+  it('opened write-only, replaces and deletes ids across segments and merges, and refuses to search', async () => {
+    const path = await tempDir();
+    const open = async (searchable: boolean): Promise<Index> =>
+      Index.open(await LocalDirectory.open(path), {
+        mapping,
+        refreshIntervalMs: 0,
+        searchable,
+        writer: { mergePolicy: { segmentsPerTier: 2, maxMergeAtOnce: 2, floorSegmentBytes: 1 << 20 } },
+      });
+    const latest = new Map<string, number>();
+    let writer = await open(false);
+    for (let b = 0; b < 14; b++) {
+      // Ids repeat inside a batch, across batches and across reopenings.
+      const docs = Array.from({ length: 30 }, (_, i) => ({ _id: `${(b * 17 + i * 7) % 90}`, title: `doc number ${b}`, year: b * 100 + i }));
+      for (const d of docs) latest.set(d._id, d.year);
+      await writer.upsert(docs);
+      if (b % 3 === 2) {
+        const gone = [`${b}`, `${b + 40}`];
+        await writer.delete(gone);
+        for (const id of gone) latest.delete(id);
+      }
+      await writer.refresh();
+      if (b === 6) {
+        await writer.close();
+        writer = await open(false);
+      }
+    }
+    assert.throws(() => writer.search({ query: { match_all: {} } }), (error: unknown) => {
+      assert.ok(error instanceof YarrowError);
+      assert.equal(error.code, ErrorCode.indexClosed);
+      assert.match(error.message, /write-only/);
+      return true;
+    });
+    assert.equal(writer.stats().docs, latest.size);
+    await writer.close();
+    const reader = await open(true);
+    const all = reader.search({ query: { match_all: {} }, size: 1000, fields: ['year'] });
+    assert.equal(all.hits.length, latest.size, 'one hit per live id, no older copy left');
+    assert.deepEqual(new Map(all.hits.map((h) => [h._id, h.year])), latest);
+    assert.ok(reader.stats().segments < 14, `${reader.stats().segments} segments: merges ran`);
+    await reader.close();
+  });
+
   it('rejects queries on unknown or unsearchable fields with the field named', async () => {
     const index = await Index.open(new MemoryDirectory(), { mapping, refreshIntervalMs: 0 });
     assert.throws(() => index.search({ query: { match: { nope: 'x' } } }), /field "nope" is not in the mapping/);

@@ -53,7 +53,8 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
         await followed.start();
       } else {
         // The refresh timer runs in the API layer (WritableIndex), where refreshes are counted.
-        const index = await Index.open(store.dir, { name, mapping, logger: log, refreshIntervalMs: 0 });
+        // The indexer-only role never searches: id-only segment readers keep its memory flat.
+        const index = await Index.open(store.dir, { name, mapping, logger: log, refreshIntervalMs: 0, searchable: role !== 'api' });
         served.set(name, new WritableIndex(name, index, path, refreshMs, metrics, log));
         ctx.log.info(`opened index ${name} (${store.location}) at seq=${index.stats().seq}`);
       }

@@ -51,6 +51,8 @@ export async function runIndexFile(options: IndexFileOptions, ctx: ModeContext):
       mapping,
       logger: engineLogger(log),
       refreshIntervalMs: 0,
+      // A bulk load never searches: id-only segment readers keep memory flat whatever the index size.
+      searchable: false,
       // A file must commit whole or not at all, so no size-triggered commit may cut one in two.
       writer: { maxWalBytes: Number.MAX_SAFE_INTEGER },
     });

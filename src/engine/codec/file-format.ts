@@ -49,6 +49,17 @@ export function writeFooter(w: ByteWriter): void {
 export function openChecked(bytes: Uint8Array, fileName: string, magic: string, version: number): { reader: ByteReader; bodyEnd: number } {
   verifyChecksum(bytes, fileName);
   const reader = new ByteReader(bytes);
+  checkHeader(bytes, fileName, magic, version);
+  reader.pos = HEADER_LENGTH;
+  return { reader, bodyEnd: bytes.length - FOOTER_LENGTH };
+}
+
+/**
+ * Checks the magic (else `corrupt_index`) and the version (exact match, else
+ * `incompatible_format`) of a file's first {@link HEADER_LENGTH} bytes.
+ */
+export function checkHeader(header: Uint8Array, fileName: string, magic: string, version: number): void {
+  const reader = new ByteReader(header);
   const found = reader.readUint32();
   if (found !== magicWord(magic)) {
     throw new YarrowError(ErrorCode.corruptIndex, `${fileName}: not a ${magic} file (magic ${JSON.stringify(wordMagic(found))})`, {
@@ -65,7 +76,13 @@ export function openChecked(bytes: Uint8Array, fileName: string, magic: string, 
       { source: fileName, expected: String(version), actual: String(foundVersion) },
     );
   }
-  return { reader, bodyEnd: bytes.length - FOOTER_LENGTH };
+}
+
+/** Checks that `tail`, the last bytes of a file, ends with the footer magic (a truncation check without the checksum). */
+export function checkFooterMagic(tail: Uint8Array, fileName: string): void {
+  if (tail.length < FOOTER_LENGTH || new ByteReader(tail, tail.length - FOOTER_LENGTH).readUint32() !== FOOTER_MAGIC_WORD) {
+    throw new YarrowError(ErrorCode.corruptIndex, `${fileName}: footer missing (truncated or not an index file)`, { source: fileName });
+  }
 }
 
 /** Verifies only the footer magic and checksum; for a checksum verification pass over a whole index. */

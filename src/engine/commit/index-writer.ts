@@ -20,7 +20,7 @@ import type { SegmentInfo } from '../segment/segment-info.js';
 import { segmentBytes } from '../segment/segment-info.js';
 import { SegmentBuffer } from '../segment/segment-buffer.js';
 import { mergeSegments } from '../segment/segment-merger.js';
-import { SegmentReader } from '../segment/segment-reader.js';
+import { SegmentLoad, SegmentReader } from '../segment/segment-reader.js';
 import { Snapshot } from '../segment/snapshot.js';
 import { FileRefs } from './file-refs.js';
 import { FORMAT_VERSION, MANIFEST_FILE, MANIFEST_TEMP_FILE, encodeManifest, manifestFiles } from './manifest.js';
@@ -55,6 +55,11 @@ export interface WriterOptions {
   /** Merge segments in the background. */
   readonly merges: boolean;
   readonly mergePolicy: Partial<MergePolicyOptions>;
+  /**
+   * What the writer's segment readers load: `full` for an index that is also searched, `ids` for a
+   * write-only process (memory stays at a few bytes per id; merges load their sources in full).
+   */
+  readonly segmentLoad: SegmentLoad;
 }
 
 export const defaultWriterOptions: WriterOptions = {
@@ -62,6 +67,7 @@ export const defaultWriterOptions: WriterOptions = {
   maxWalBytes: 256 * 1024 * 1024,
   merges: true,
   mergePolicy: {},
+  segmentLoad: SegmentLoad.full,
 };
 
 /** A validated document ready for the writer, serialised once for both the WAL and stored fields. */
@@ -94,7 +100,7 @@ export class IndexWriter {
   private nextSegmentId: number;
   private checkpoints: Record<string, unknown>;
   private dirty = false;
-  private readonly merging = new Set<Promise<void>>();
+  private readonly merging = new Set<Promise<boolean>>();
   private readonly deletions = new Set<Promise<void>>();
   private failure: Error | null = null;
   private closing = false;
@@ -127,6 +133,11 @@ export class IndexWriter {
   /** The latest published snapshot, acquired for the caller (release it when done). */
   acquireSnapshot(): Snapshot {
     return this.current.acquire();
+  }
+
+  /** Whether snapshots of this writer can be searched (see {@link WriterOptions.segmentLoad}). */
+  get searchable(): boolean {
+    return this.options.segmentLoad === SegmentLoad.full;
   }
 
   /** The last durable commit. */
@@ -240,7 +251,7 @@ export class IndexWriter {
       for (const view of this.current.segments) known.set(view.reader.name, view.reader);
       const restored: LiveSegment[] = [];
       for (const info of this.committed.segments) {
-        const reader = known.get(info.name) ?? (await SegmentReader.open(this.dir, info));
+        const reader = known.get(info.name) ?? (await SegmentReader.open(this.dir, info, undefined, this.options.segmentLoad));
         restored.push({
           info,
           reader,
@@ -290,7 +301,7 @@ export class IndexWriter {
       try {
         const flushed = await this.buffer.flush(segmentName(this.allocateSegmentId()));
         await this.writeFiles(flushed.files);
-        const reader = await SegmentReader.open(this.dir, flushed.info, flushed.files);
+        const reader = await SegmentReader.open(this.dir, flushed.info, flushed.files, this.options.segmentLoad);
         const liveDocs = LiveDocs.allLive(flushed.info.maxDoc);
         for (const d of flushed.deletedDocs) liveDocs.delete(d);
         added = { info: flushed.info, reader, liveDocs, liveDirty: flushed.deletedDocs.length > 0, durable: false, delGen: 0, merging: false };
@@ -411,23 +422,36 @@ export class IndexWriter {
     for (const [name, bytes] of files) await this.dir.writeFile(name, bytes);
   }
 
+  /**
+   * Starts the next merge the policy wants, if none is running. One merge at a time: JavaScript
+   * runs them on one thread anyway, so running several at once would only add up their memory.
+   * Each finished merge plans the next.
+   */
   private maybeMerge(): void {
-    if (!this.options.merges || this.closing || this.closed || this.failure !== null) return;
+    if (!this.options.merges || this.closing || this.closed || this.failure !== null || this.merging.size > 0) return;
     const eligible = this.segments.filter((s) => !s.merging);
     const plans = planMerges(
       eligible.map((s) => ({ name: s.info.name, maxDoc: s.info.maxDoc, liveDocs: s.liveDocs.liveCount, sizeBytes: segmentBytes(s.info) })),
       this.options.mergePolicy,
     );
-    for (const plan of plans) {
-      const sources = plan.segments.map((n) => this.segments.find((s) => s.info.name === n)!);
-      for (const s of sources) s.merging = true;
-      const task = this.runMerge(sources).catch((e: unknown) => {
+    if (plans.length === 0) return;
+    const plan = plans[0];
+    const sources = plan.segments.map((n) => this.segments.find((s) => s.info.name === n)!);
+    for (const s of sources) s.merging = true;
+    const task = this.runMerge(sources).then(
+      () => true,
+      (e: unknown) => {
         this.log.error(`merge of ${plan.segments.join(',')} failed: ${(e as Error).message}`);
         for (const s of sources) s.merging = false;
-      });
-      this.merging.add(task);
-      void task.finally(() => this.merging.delete(task));
-    }
+        return false;
+      },
+    );
+    this.merging.add(task);
+    void task.then((succeeded) => {
+      this.merging.delete(task);
+      // After a failure the next refresh or commit plans again, rather than retrying in a loop.
+      if (succeeded) this.maybeMerge();
+    });
   }
 
   private async runMerge(sources: LiveSegment[]): Promise<void> {
@@ -440,39 +464,51 @@ export class IndexWriter {
     }
     const startLive = sources.map((s) => s.liveDocs);
     const name = segmentName(this.allocateSegmentId());
-    const merged = await mergeSegments(
-      name,
-      sources.map((s, i) => ({ reader: s.reader, liveDocs: startLive[i] })),
-    );
-    await this.writeFiles(merged.files);
-    const reader = await SegmentReader.open(this.dir, merged.info, merged.files);
+    const { reader, info, docMaps, fileNames } = await this.writeMerged(name, sources, startLive);
     await this.mutex.run(() => {
       if (this.closed || this.failure !== null || !sources.every((s) => this.segments.includes(s))) {
         // A rollback (or close) replaced the sources meanwhile: the merge result is obsolete.
-        for (const name of merged.files.keys()) this.deleteLater(name);
+        for (const file of fileNames) this.deleteLater(file);
         return;
       }
       // Carry over deletes that happened while merging.
-      const liveDocs = LiveDocs.allLive(merged.info.maxDoc);
+      const liveDocs = LiveDocs.allLive(info.maxDoc);
       sources.forEach((s, i) => {
-        const map = merged.docMaps[i];
+        const map = docMaps[i];
         for (let d = 0; d < map.length; d++) if (map[d] >= 0 && !s.liveDocs.isLive(d)) liveDocs.delete(map[d]);
       });
       const position = this.segments.indexOf(sources[0]);
       this.segments = this.segments.filter((s) => !sources.includes(s));
       this.segments.splice(Math.min(position, this.segments.length), 0, {
-        info: merged.info,
+        info,
         reader,
         liveDocs,
-        liveDirty: liveDocs.liveCount < merged.info.maxDoc,
+        liveDirty: liveDocs.liveCount < info.maxDoc,
         durable: false,
         delGen: 0,
         merging: false,
       });
       this.dirty = true;
-      this.log.debug(`merged ${sources.map((s) => s.info.name).join(',')} into ${name}`, { docs: merged.info.maxDoc });
+      this.log.debug(`merged ${sources.map((s) => s.info.name).join(',')} into ${name}`, { docs: info.maxDoc });
       this.replaceSnapshot();
     });
+  }
+
+  /**
+   * Merges and writes the merged segment, returning only what outlives the merge: the source
+   * readers opened for it and the merged files' bytes are garbage once this returns.
+   */
+  private async writeMerged(
+    name: string,
+    sources: readonly LiveSegment[],
+    liveDocs: readonly LiveDocs[],
+  ): Promise<{ reader: SegmentReader; info: SegmentInfo; docMaps: readonly Int32Array[]; fileNames: string[] }> {
+    // An id-only reader is reopened in full for the merge (verifying checksums) and dropped after.
+    const readers = await Promise.all(sources.map(async (s) => (s.reader.searchable ? s.reader : SegmentReader.open(this.dir, s.info))));
+    const merged = await mergeSegments(name, readers.map((reader, i) => ({ reader, liveDocs: liveDocs[i] })));
+    await this.writeFiles(merged.files);
+    const reader = await SegmentReader.open(this.dir, merged.info, merged.files, this.options.segmentLoad);
+    return { reader, info: merged.info, docMaps: merged.docMaps, fileNames: [...merged.files.keys()] };
   }
 
   private deleteLater(name: string): void {

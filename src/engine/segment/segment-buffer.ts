@@ -111,7 +111,7 @@ export class SegmentBuffer {
     const slicer = new TimeSlicer();
     const maxDoc = this.ids.length;
     const writer = new SegmentWriter(name, maxDoc);
-    writeIds(writer, this.ids);
+    writeIds(writer, this.ids, this.deleted);
     for (const inv of this.inverters) await inv.writeTo(writer, maxDoc, slicer);
     for (const col of this.columns) writer.addDocValues(buildColumn(col));
     for (const json of this.storedJson) {
@@ -123,9 +123,14 @@ export class SegmentBuffer {
   }
 }
 
-function writeIds(writer: SegmentWriter, ids: readonly string[]): void {
+/**
+ * Writes the `_id` terms of the live docs only: a doc replaced or deleted inside the buffer is
+ * never looked up again, and leaving it out makes every id of a segment a singleton, inlined in
+ * the term dictionary, so a writer can find ids without loading postings.
+ */
+function writeIds(writer: SegmentWriter, ids: readonly string[], deleted: ReadonlySet<number>): void {
   writer.startField(ID_FIELD, IndexOptions.docs, null, null);
-  const order = Array.from(ids.keys()).sort((a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : a - b));
+  const order = Array.from(ids.keys()).filter((d) => !deleted.has(d)).sort((a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : a - b));
   let i = 0;
   const docs: number[] = [];
   while (i < order.length) {

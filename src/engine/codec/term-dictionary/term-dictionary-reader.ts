@@ -3,7 +3,8 @@
  * iteration (for merges, prefix and fuzzy expansion).
  */
 import { ByteReader } from '../bytes/byte-reader.js';
-import { openChecked } from '../file-format.js';
+import { ErrorCode, YarrowError } from '../../errors.js';
+import { FOOTER_LENGTH, HEADER_LENGTH, checkFooterMagic, checkHeader, openChecked } from '../file-format.js';
 import type { TermInfo } from '../postings/postings-reader.js';
 import { TERMS_PER_BLOCK, TERM_DICTIONARY_MAGIC, TERM_DICTIONARY_VERSION } from './term-dictionary-writer.js';
 
@@ -30,21 +31,45 @@ export class TermDictionaryReader {
     const { reader, bodyEnd } = openChecked(bytes, fileName, TERM_DICTIONARY_MAGIC, TERM_DICTIONARY_VERSION);
     const trailer = new ByteReader(bytes, bodyEnd - 8);
     reader.pos = trailer.readFloat64();
-    const fields = new Map<string, FieldIndex>();
-    const count = reader.readVarint();
-    for (let f = 0; f < count; f++) {
-      const name = reader.readString();
-      const termCount = reader.readVarint();
-      const blocks = reader.readVarint();
-      const firstTerms: string[] = new Array<string>(blocks);
-      const offsets: number[] = new Array<number>(blocks);
-      for (let b = 0; b < blocks; b++) {
-        firstTerms[b] = reader.readString();
-        offsets[b] = reader.readVarint();
-      }
-      fields.set(name, { termCount, firstTerms, offsets });
+    return new TermDictionaryReader(bytes, readFieldIndexes(reader));
+  }
+
+  /**
+   * Opens only one field of a `.tdx` file through ranged reads: the header, the trailer, the block
+   * index and that field's blocks, never the rest. A writer that only looks ids up keeps a few
+   * bytes per id instead of every term of every field. The file's checksum is NOT verified here (it
+   * needs every byte); a full {@link TermDictionaryReader.open}, as merges and searchers do, does.
+   */
+  static async openField(
+    read: (offset: number, length: number) => Promise<Uint8Array>,
+    size: number,
+    fileName: string,
+    field: string,
+  ): Promise<TermDictionaryReader> {
+    if (size < HEADER_LENGTH + 8 + FOOTER_LENGTH) {
+      throw new YarrowError(ErrorCode.corruptIndex, `${fileName}: ${size} bytes is too short for a term dictionary`, { source: fileName });
     }
-    return new TermDictionaryReader(bytes, fields);
+    checkHeader(await read(0, HEADER_LENGTH), fileName, TERM_DICTIONARY_MAGIC, TERM_DICTIONARY_VERSION);
+    const tail = await read(size - 8 - FOOTER_LENGTH, 8 + FOOTER_LENGTH);
+    checkFooterMagic(tail, fileName);
+    const indexStart = new ByteReader(tail).readFloat64();
+    const indexEnd = size - 8 - FOOTER_LENGTH;
+    if (!Number.isInteger(indexStart) || indexStart < HEADER_LENGTH || indexStart > indexEnd) {
+      throw new YarrowError(ErrorCode.corruptIndex, `${fileName}: block index offset ${indexStart} is out of range`, { source: fileName });
+    }
+    const all = readFieldIndexes(new ByteReader(await read(indexStart, indexEnd - indexStart)));
+    const wanted = all.get(field);
+    const fields = new Map<string, FieldIndex>();
+    if (wanted === undefined || wanted.offsets.length === 0) return new TermDictionaryReader(new Uint8Array(0), fields);
+    // Fields are written one after another: this one ends where the next one (or the index) starts.
+    const start = wanted.offsets[0];
+    let end = indexStart;
+    for (const other of all.values()) {
+      const otherStart = other.offsets[0] as number | undefined;
+      if (otherStart !== undefined && otherStart > start && otherStart < end) end = otherStart;
+    }
+    fields.set(field, { termCount: wanted.termCount, firstTerms: wanted.firstTerms, offsets: wanted.offsets.map((o) => o - start) });
+    return new TermDictionaryReader(await read(start, end - start), fields);
   }
 
   /** Number of distinct terms of a field in this segment. */
@@ -114,6 +139,25 @@ export class TermDictionaryReader {
   get fieldNames(): readonly string[] {
     return [...this.fields.keys()];
   }
+}
+
+/** Parses the block index: per field its term count, and each block's first term and offset. */
+function readFieldIndexes(reader: ByteReader): Map<string, FieldIndex> {
+  const fields = new Map<string, FieldIndex>();
+  const count = reader.readVarint();
+  for (let f = 0; f < count; f++) {
+    const name = reader.readString();
+    const termCount = reader.readVarint();
+    const blocks = reader.readVarint();
+    const firstTerms: string[] = new Array<string>(blocks);
+    const offsets: number[] = new Array<number>(blocks);
+    for (let b = 0; b < blocks; b++) {
+      firstTerms[b] = reader.readString();
+      offsets[b] = reader.readVarint();
+    }
+    fields.set(name, { termCount, firstTerms, offsets });
+  }
+  return fields;
 }
 
 function readEntry(r: ByteReader, previous: string): TermEntry {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { ErrorCode, YarrowError } from '../../../../src/engine/errors.js';
 import { TermDictionaryReader } from '../../../../src/engine/codec/term-dictionary/term-dictionary-reader.js';
 import { TermDictionaryWriter } from '../../../../src/engine/codec/term-dictionary/term-dictionary-writer.js';
 
@@ -41,5 +42,51 @@ describe('TermDictionaryReader', () => {
       ),
       { numRuns: 150 },
     );
+  });
+
+  it('opens one field through ranged reads with the same lookups and order as a full open', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(fc.constantFrom('title', 'body', '_id', 'tags'), fc.uniqueArray(fc.string({ unit: 'grapheme', maxLength: 12 }), { maxLength: 120 })),
+        fc.array(fc.string({ maxLength: 12 }), { maxLength: 10 }),
+        async (fields, probes) => {
+          const writer = new TermDictionaryWriter();
+          const sorted = Object.entries(fields).map(([f, terms]) => [f, [...terms].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))] as const);
+          for (const [field, terms] of sorted) {
+            writer.startField(field);
+            terms.forEach((t, i) => { writer.addTerm(t, infoFor(i)); });
+          }
+          const bytes = writer.finish();
+          const full = TermDictionaryReader.open(bytes, 'test.tdx');
+          const read = (offset: number, length: number): Promise<Uint8Array> => {
+            assert.ok(offset >= 0 && offset + length <= bytes.length, `range ${offset}+${length} inside ${bytes.length}`);
+            return Promise.resolve(bytes.slice(offset, offset + length));
+          };
+          for (const [field, terms] of sorted) {
+            const one = await TermDictionaryReader.openField(read, bytes.length, 'test.tdx', field);
+            assert.deepEqual(one.fieldNames, terms.length === 0 ? [] : [field]);
+            assert.equal(one.termCount(field), terms.length);
+            assert.deepEqual([...one.terms(field)], [...full.terms(field)]);
+            for (const p of [...probes, ...terms]) assert.deepEqual(one.lookup(field, p), full.lookup(field, p));
+            for (const [other] of sorted) if (other !== field) assert.equal(one.termCount(other), 0);
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('rejects a truncated file or a wrong magic with corrupt_index when opening one field', async () => {
+    const writer = new TermDictionaryWriter();
+    writer.startField('_id');
+    writer.addTerm('a', infoFor(0));
+    const bytes = writer.finish();
+    const readOf = (b: Uint8Array) => (offset: number, length: number) => Promise.resolve(b.slice(offset, offset + length));
+    const truncated = bytes.slice(0, bytes.length - 3);
+    const isCorrupt = (error: unknown): boolean => error instanceof YarrowError && error.code === ErrorCode.corruptIndex;
+    await assert.rejects(TermDictionaryReader.openField(readOf(truncated), truncated.length, 't.tdx', '_id'), isCorrupt);
+    const wrongMagic = bytes.slice();
+    wrongMagic[0] ^= 0xff;
+    await assert.rejects(TermDictionaryReader.openField(readOf(wrongMagic), wrongMagic.length, 't.tdx', '_id'), isCorrupt);
   });
 });
