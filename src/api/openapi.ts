@@ -6,7 +6,7 @@ import type { ServerRole } from './route-context.js';
 
 const errorResponse = (description: string): Record<string, unknown> => ({
   description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ServiceError' } } },
 });
 
 const indexParam = { name: 'index', in: 'path', required: true, schema: { type: 'string' }, description: 'index name (a key of schema: in the config)' };
@@ -69,7 +69,7 @@ export function openApiDocument(role: ServerRole, version: string): Record<strin
     },
     components: {
       schemas: {
-        Error: {
+        ServiceError: {
           type: 'object',
           required: ['error'],
           properties: { error: { type: 'object', required: ['type', 'reason'], properties: { type: { type: 'string' }, reason: { type: 'string' }, line: { type: 'integer' }, ordinal: { type: 'integer' }, offset: { type: 'integer' }, field: { type: 'string' }, expected: { type: 'string' }, actual: { type: 'string' } } } },

@@ -3,6 +3,7 @@
  * requests finish, close every index (a writable one commits what is buffered), resolve 0.
  */
 import type { Logger } from '../engine/index.js';
+import type { PlantService } from '../plants/index.js';
 import type { ApiMetrics } from './metrics.js';
 import type { ServerRole } from './route-context.js';
 import type { ServedIndex } from './served-index.js';
@@ -18,6 +19,8 @@ export interface ServeOptions {
   readonly log: Logger;
   readonly version: string;
   readonly bodyLimit?: number;
+  /** The sample plant store; closed with the indexes. */
+  readonly plants?: PlantService;
   /** Fires on SIGINT / SIGTERM. */
   readonly signal: AbortSignal;
 }
@@ -32,6 +35,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     version: options.version,
     metrics: options.metrics,
     ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
+    ...(options.plants === undefined ? {} : { plants: options.plants }),
   });
   const stopped = new Promise<void>((resolve) => {
     if (options.signal.aborted) resolve();
@@ -55,6 +59,7 @@ export async function serve(options: ServeOptions): Promise<number> {
         log.error(`closing index ${served.name} failed: ${(e as Error).message}`);
       }
     }
+    await options.plants?.repository.close().catch((e: unknown) => { log.error(`closing the plant store failed: ${(e as Error).message}`); });
   }
   log.info('shut down cleanly');
   return 0;

@@ -8,9 +8,12 @@
 import { fastify } from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../engine/index.js';
+import { openApiWithPlants, registerPlantRoutes } from '../plants/index.js';
+import type { PlantService } from '../plants/index.js';
 import { errorResponse } from './error-body.js';
 import { HttpError, HttpErrorType } from './http-status.js';
 import { ApiMetrics } from './metrics.js';
+import { openApiDocument } from './openapi.js';
 import { DEFAULT_BODY_LIMIT } from './request-body.js';
 import type { RouteContext, ServerRole } from './route-context.js';
 import { registerIndexRoutes } from './routes/index-routes.js';
@@ -28,6 +31,8 @@ export interface ServerDeps {
   readonly bodyLimit?: number;
   /** Metrics to report into; a fresh registry by default. */
   readonly metrics?: ApiMetrics;
+  /** The sample plant store, mounted at `/plants` and merged into `/openapi.json` (api, standalone). */
+  readonly plants?: PlantService;
 }
 
 /** Paths the server knows and the methods each answers (HEAD comes with GET). */
@@ -89,7 +94,9 @@ export function buildServer(deps: ServerDeps): { app: FastifyInstance; metrics: 
     throw new HttpError(HttpErrorType.methodNotAllowed, `${request.method} is not allowed on ${request.url.split('?')[0]} (allowed: ${methods.join(', ')})`, { method: request.method }, { allow: methods.join(', ') });
   });
 
-  registerSystemRoutes(app, ctx);
+  const service = openApiDocument(ctx.role, ctx.version);
+  registerSystemRoutes(app, ctx, deps.plants === undefined ? JSON.stringify(service) : openApiWithPlants(service));
+  if (deps.plants !== undefined) registerPlantRoutes(app, deps.plants, ctx.log, ctx.bodyLimit);
   registerIndexRoutes(app, ctx);
   registerSearchRoutes(app, ctx);
   return { app, metrics, beginShutdown: () => { closing = true; } };

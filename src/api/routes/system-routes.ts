@@ -2,7 +2,6 @@
  * Service endpoints: `GET /`, `/_health`, `/metrics`, `/openapi.json`.
  */
 import type { FastifyInstance } from 'fastify';
-import { openApiDocument } from '../openapi.js';
 import type { RouteContext } from '../route-context.js';
 
 const PLACEHOLDER_PAGE = `<!doctype html>
@@ -10,15 +9,14 @@ const PLACEHOLDER_PAGE = `<!doctype html>
 <body><h1>Yarrow</h1><p>The web UI is not part of this build yet. The API is described at <a href="/openapi.json">/openapi.json</a>.</p></body></html>
 `;
 
-/** Registers the service endpoints. */
-export function registerSystemRoutes(app: FastifyInstance, ctx: RouteContext): void {
-  const openapi = openApiDocument(ctx.role, ctx.version);
+/** Registers the service endpoints; `openapi` is the text `/openapi.json` answers. */
+export function registerSystemRoutes(app: FastifyInstance, ctx: RouteContext, openapi: string): void {
   app.get('/', (_request, reply) => {
     if (ctx.role === 'standalone') return reply.type('text/html; charset=utf-8').send(PLACEHOLDER_PAGE);
     return reply.send({ name: 'yarrow', version: ctx.version, mode: ctx.role, indexes: [...ctx.indexes.keys()] });
   });
   app.get('/_health', (_request, reply) => reply.send({ status: 'ok' }));
-  app.get('/openapi.json', (_request, reply) => reply.send(openapi));
+  app.get('/openapi.json', (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
   app.get('/metrics', async (_request, reply) => {
     const { contentType, text } = await ctx.metrics.render();
     return reply.type(contentType).send(text);

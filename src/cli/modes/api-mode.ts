@@ -7,7 +7,11 @@ import { readFileSync } from 'node:fs';
 import { ApiMetrics, DEFAULT_BODY_LIMIT, FollowedIndex, WritableIndex, serve } from '../../api/index.js';
 import type { ServedIndex, ServerRole } from '../../api/index.js';
 import { loadConfig } from '../../config/index.js';
+import type { Config } from '../../config/index.js';
 import { Index } from '../../engine/index.js';
+import type { Logger } from '../../engine/index.js';
+import { BearerAuth, PLANT_STORE_DIR, PlantRepository } from '../../plants/index.js';
+import type { PlantService } from '../../plants/index.js';
 import { engineLogger } from '../cli-logger.js';
 import { UsageError } from '../usage-error.js';
 import type { ModeContext, ServerOptions } from './mode-context.js';
@@ -41,7 +45,9 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
   const pollMs = envNumber(ctx, 'YARROW_POLL_INTERVAL_MS', 1000);
   const served = new Map<string, ServedIndex>();
   const metrics = new ApiMetrics(() => served.values());
+  let plants: PlantService | undefined;
   try {
+    if (role !== 'search') plants = await openPlants(loaded.config, log);
     for (const [name, mapping] of loaded.mappings) {
       const indexConfig = loaded.config.schema[name];
       const store = await openStore(indexConfig.store ?? loaded.config.store, name);
@@ -61,9 +67,26 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
     }
   } catch (e) {
     for (const s of served.values()) await s.close().catch(() => undefined);
+    await plants?.repository.close().catch(() => undefined);
     throw e;
   }
-  return serve({ role, host: options.host, port: options.port, indexes: served, metrics, log, version: packageVersion(), bodyLimit, signal: ctx.signal });
+  return serve({ role, host: options.host, port: options.port, indexes: served, metrics, log, version: packageVersion(), bodyLimit, signal: ctx.signal, ...(plants === undefined ? {} : { plants }) });
+}
+
+/**
+ * The sample plant store: its own index in the top-level store (directory `_plants`, a name no
+ * index of the schema can take) and the config's bearer tokens.
+ */
+async function openPlants(config: Config, log: Logger): Promise<PlantService> {
+  if (Object.hasOwn(config.schema, 'plants')) {
+    throw new UsageError('index name "plants" is taken by the sample plant store in yarrow api and standalone (/plants): rename the index in the schema section');
+  }
+  const store = await openStore(config.store, PLANT_STORE_DIR);
+  const repository = await PlantRepository.open(store.dir, log);
+  const tokens = config.api?.auth?.tokens ?? [];
+  if (tokens.length === 0) log.warn('no bearer token is configured (api.auth.tokens): the plant store at /plants answers 401 to every request');
+  log.info(`opened the plant store (${store.location}), ${tokens.length} bearer token(s)`);
+  return { repository, auth: new BearerAuth(tokens) };
 }
 
 function packageVersion(): string {
