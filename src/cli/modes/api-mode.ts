@@ -7,11 +7,12 @@ import { readFileSync } from 'node:fs';
 import { ApiMetrics, DEFAULT_BODY_LIMIT, FollowedIndex, WritableIndex, serve } from '../../api/index.js';
 import type { ServedIndex, ServerRole } from '../../api/index.js';
 import { loadConfig } from '../../config/index.js';
-import { Index } from '../../engine/index.js';
+import { ErrorCode, Index, YarrowError } from '../../engine/index.js';
 import { engineLogger } from '../cli-logger.js';
 import { UsageError } from '../usage-error.js';
 import type { ModeContext, ServerOptions } from './mode-context.js';
 import { openStore } from './open-store.js';
+import type { OpenedStore } from './open-store.js';
 
 /** Runs `api` (also reached as `index api`). */
 export function runApi(options: ServerOptions, ctx: ModeContext): Promise<number> {
@@ -40,29 +41,56 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
   const refreshMs = envNumber(ctx, 'YARROW_REFRESH_INTERVAL_MS', 1000);
   const pollMs = envNumber(ctx, 'YARROW_POLL_INTERVAL_MS', 1000);
   const served = new Map<string, ServedIndex>();
+  const stores: OpenedStore[] = [];
   const metrics = new ApiMetrics(() => served.values());
+  // A writer that loses its S3 write lease stops: it shuts the server down and exits non-zero.
+  const leaseLost = new AbortController();
+  let lostReason: string | null = null;
+  const onLeaseLost = (index: string) => (reason: string): void => {
+    lostReason = `the write lease of index ${index} was lost (${reason})`;
+    log.error(`${lostReason}: shutting down without publishing anything more`);
+    leaseLost.abort();
+  };
+  let code: number;
   try {
-    for (const [name, mapping] of loaded.mappings) {
-      const indexConfig = loaded.config.schema[name];
-      const store = await openStore(indexConfig.store ?? loaded.config.store, name);
-      const path = store.location.startsWith('memory:') ? null : store.location;
-      if (role === 'search') {
-        if (path === null) throw new UsageError(`yarrow search serves indexes built before, but index ${name} uses a memory store`);
-        const followed = new FollowedIndex(name, store.dir, path, pollMs, metrics, log);
-        served.set(name, followed);
-        await followed.start();
-      } else {
-        // The refresh timer runs in the API layer (WritableIndex), where refreshes are counted.
-        const index = await Index.open(store.dir, { name, mapping, logger: log, refreshIntervalMs: 0 });
-        served.set(name, new WritableIndex(name, index, path, refreshMs, metrics, log));
-        ctx.log.info(`opened index ${name} (${store.location}) at seq=${index.stats().seq}`);
+    try {
+      for (const [name, mapping] of loaded.mappings) {
+        const indexConfig = loaded.config.schema[name];
+        const store = await openStore(indexConfig.store ?? loaded.config.store, name, {
+          readOnly: role === 'search',
+          onLeaseLost: onLeaseLost(name),
+          env: ctx.env,
+        });
+        stores.push(store);
+        if (role === 'search') {
+          if (store.location.startsWith('memory:')) throw new UsageError(`yarrow search serves indexes built before, but index ${name} uses a memory store`);
+          const followed = new FollowedIndex(
+            name,
+            store.dir,
+            { watchPath: store.localPath, pollIntervalMs: store.pollIntervalMs ?? pollMs, ...(store.transfers === undefined ? {} : { transfers: store.transfers }) },
+            metrics,
+            log,
+          );
+          served.set(name, followed);
+          await followed.start();
+        } else {
+          // The refresh timer runs in the API layer (WritableIndex), where refreshes are counted.
+          const index = await Index.open(store.dir, { name, mapping, logger: log, refreshIntervalMs: 0 });
+          served.set(name, new WritableIndex(name, index, store.localPath, refreshMs, metrics, log, store.transfers));
+          ctx.log.info(`opened index ${name} (${store.location}) at seq=${index.stats().seq}`);
+        }
       }
+    } catch (e) {
+      for (const s of served.values()) await s.close().catch(() => undefined);
+      throw e;
     }
-  } catch (e) {
-    for (const s of served.values()) await s.close().catch(() => undefined);
-    throw e;
+    const signal = AbortSignal.any([ctx.signal, leaseLost.signal]);
+    code = await serve({ role, host: options.host, port: options.port, indexes: served, metrics, log, version: packageVersion(), bodyLimit, signal });
+  } finally {
+    for (const store of stores) store.close();
   }
-  return serve({ role, host: options.host, port: options.port, indexes: served, metrics, log, version: packageVersion(), bodyLimit, signal: ctx.signal });
+  if (lostReason !== null) throw new YarrowError(ErrorCode.lockHeld, lostReason);
+  return code;
 }
 
 function packageVersion(): string {
