@@ -101,7 +101,7 @@ export class FollowedIndex implements ServedIndex {
       do {
         this.again = false;
         await this.reloadOnce();
-      } while (this.again && !this.closed);
+      } while (this.shouldRunAgain());
     })().finally(() => { this.running = null; });
     return this.running;
   }
@@ -112,6 +112,11 @@ export class FollowedIndex implements ServedIndex {
     this.watcher?.close();
     if (this.running !== null) await this.running;
     await this.opened?.close();
+  }
+
+  /** A call arrived while a check ran (a method, so the compiler does not narrow the flag). */
+  private shouldRunAgain(): boolean {
+    return this.again && !this.closed;
   }
 
   private async reloadOnce(): Promise<void> {

@@ -45,10 +45,10 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
   const metrics = new ApiMetrics(() => served.values());
   // A writer that loses its S3 write lease stops: it shuts the server down and exits non-zero.
   const leaseLost = new AbortController();
-  let lostReason: string | null = null;
+  const lease: { lost: string | null } = { lost: null };
   const onLeaseLost = (index: string) => (reason: string): void => {
-    lostReason = `the write lease of index ${index} was lost (${reason})`;
-    log.error(`${lostReason}: shutting down without publishing anything more`);
+    lease.lost = `the write lease of index ${index} was lost (${reason})`;
+    log.error(`${lease.lost}: shutting down without publishing anything more`);
     leaseLost.abort();
   };
   let code: number;
@@ -89,7 +89,7 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
   } finally {
     for (const store of stores) store.close();
   }
-  if (lostReason !== null) throw new YarrowError(ErrorCode.lockHeld, lostReason);
+  if (lease.lost !== null) throw new YarrowError(ErrorCode.lockHeld, lease.lost);
   return code;
 }
 
