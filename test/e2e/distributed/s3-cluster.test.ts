@@ -145,4 +145,18 @@ describe('distributed mode on S3: one writer, two searchers', () => {
       for (const s of searchers) await s.stop('SIGTERM');
     }
   });
+  it('standalone on S3: one process writes and searches, and its commits are in the bucket', { timeout: 60_000 }, async () => {
+    // Runs after the cluster test, whose writer released the lease when it stopped.
+    const standalone = await ServerProcess.start(ws, 'standalone', { ...env, WORK_DIR: 'work-standalone' }, [], 30_000);
+    try {
+      assert.equal((await standalone.index('movies', movieLines('s', 5), '?refresh=true')).status, 200);
+      assert.equal(await total(standalone), 20_085);
+      assert.equal((await standalone.fetch('/movies/_flush', { method: 'POST' })).status, 200);
+      assert.ok((await keys()).includes('index.json'));
+      const h = await health(standalone);
+      assert.equal(h.status, 'ok');
+    } finally {
+      assert.equal(await standalone.stop('SIGTERM'), 0);
+    }
+  });
 });
