@@ -7,8 +7,10 @@
 export { buildServer, allowedMethods } from './server.js';
 export type { ServerDeps } from './server.js';
 export type { ServerRole } from './route-context.js';
-export { WritableIndex, FollowedIndex } from './served-index.js';
-export type { ServedIndex, IndexEvents } from './served-index.js';
+export { WritableIndex } from './served-index.js';
+export type { ServedIndex, IndexEvents, IndexHealth, StorageTransfers } from './served-index.js';
+export { FollowedIndex } from './followed-index.js';
+export type { FollowOptions } from './followed-index.js';
 export { ApiMetrics } from './metrics.js';
 export { HttpError, HttpErrorType, httpStatuses, httpStatusOf } from './http-status.js';
 export { errorResponse } from './error-body.js';

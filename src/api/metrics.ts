@@ -4,7 +4,7 @@
  * histograms, documents indexed, commits, refreshes, reloads, and per-index gauges read at scrape.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { IndexEvents, ServedIndex } from './served-index.js';
+import type { IndexEvents, ServedIndex, StorageTransfers } from './served-index.js';
 
 /** The server's metrics. */
 export class ApiMetrics implements IndexEvents {
@@ -16,6 +16,7 @@ export class ApiMetrics implements IndexEvents {
   private readonly commits: Counter<'index'>;
   private readonly refreshes: Counter<'index'>;
   private readonly reloads: Counter<'index'>;
+  private readonly pollFailures: Counter<'index'>;
 
   constructor(indexes: () => Iterable<ServedIndex>) {
     const registers = [this.registry];
@@ -45,6 +46,7 @@ export class ApiMetrics implements IndexEvents {
     this.commits = activity('yarrow_commits_total', 'Commits this process made (_flush, automatic, shutdown)', (s) => s.index().stats().commits);
     this.refreshes = activity('yarrow_refreshes_total', 'Refreshes that made buffered documents searchable', (s) => s.index().stats().refreshes);
     this.reloads = new Counter({ name: 'yarrow_reloads_total', help: 'Commits picked up by a read-only index', labelNames: ['index'], registers });
+    this.pollFailures = new Counter({ name: 'yarrow_poll_errors_total', help: 'Failed polls for new commits of a read-only index (retried with backoff)', labelNames: ['index'], registers });
     const gauge = (name: string, help: string, read: (s: ServedIndex) => Promise<number | null>): void => {
       new Gauge({
         name,
@@ -67,6 +69,25 @@ export class ApiMetrics implements IndexEvents {
     gauge('yarrow_index_size_bytes', 'Bytes of committed segment files', (s) => Promise.resolve(stat(s).sizeBytes));
     gauge('yarrow_index_buffered_docs', 'Documents written but not yet searchable', (s) => Promise.resolve(stat(s).bufferedDocs));
     gauge('yarrow_wal_bytes', 'Bytes of write-ahead log on disk', (s) => s.walBytes());
+    gauge('yarrow_index_commit_age_seconds', 'Seconds since the served commit was made', (s) => Promise.resolve(s.health().commitAgeSeconds));
+    const transfer = (name: string, help: string, read: (t: StorageTransfers) => number): void => {
+      new Counter({
+        name,
+        help,
+        labelNames: ['index'],
+        registers,
+        collect() {
+          this.reset();
+          for (const s of indexes()) {
+            const t = s.transfers();
+            if (t !== undefined) this.inc({ index: s.name }, read(t));
+          }
+        },
+      });
+    };
+    transfer('yarrow_storage_downloaded_bytes_total', 'Bytes downloaded from object storage', (t) => t.bytesDownloaded);
+    transfer('yarrow_storage_uploaded_bytes_total', 'Bytes uploaded to object storage', (t) => t.bytesUploaded);
+    transfer('yarrow_storage_requests_total', 'Requests sent to object storage', (t) => t.requests);
   }
 
   /** Records one finished request. */
@@ -82,6 +103,10 @@ export class ApiMetrics implements IndexEvents {
 
   reloaded(index: string): void {
     this.reloads.inc({ index });
+  }
+
+  pollFailed(index: string): void {
+    this.pollFailures.inc({ index });
   }
 
   /** The exposition text and its content type. */

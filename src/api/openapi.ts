@@ -40,7 +40,17 @@ export function openApiDocument(role: ServerRole, version: string): Record<strin
     info: { title: 'Yarrow', version, description: `Yarrow search engine HTTP API (this server runs in ${role} mode).` },
     paths: {
       '/': { get: { summary: 'Web UI (standalone; a placeholder for now) or server info', responses: { 200: { description: 'a page or server info' } } } },
-      '/_health': { get: { summary: 'Liveness', responses: { 200: { description: 'ok', ...json({ type: 'object', properties: { status: { const: 'ok' } } }) } } } },
+      '/_health': {
+        get: {
+          summary: 'Liveness and freshness: degraded while a followed index cannot poll for new commits',
+          responses: {
+            200: {
+              description: 'ok or degraded, with each index\'s served seq and commit age',
+              ...json({ type: 'object', properties: { status: { enum: ['ok', 'degraded'] }, indexes: { type: 'object', additionalProperties: { type: 'object' } } } }),
+            },
+          },
+        },
+      },
       '/_indexes': { get: { summary: 'The served indexes with their figures', responses: { 200: { description: 'indexes', ...json({ type: 'object', properties: { indexes: { type: 'array', items: { $ref: '#/components/schemas/IndexFigures' } } } }) } } } },
       '/metrics': { get: { summary: 'Prometheus metrics', responses: { 200: { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
       '/openapi.json': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } } },

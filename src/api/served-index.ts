@@ -1,20 +1,35 @@
 /**
  * The indexes a server serves, each behind one small interface: a writable index (this process
- * holds its write lock and refreshes it on a timer) or a followed one (read-only, switching to each
- * new commit another process makes: fs.watch on the index directory for promptness, plus a poll
- * because watch events can be lost or unsupported, e.g. on network file systems).
+ * holds its write lock and refreshes it on a timer) or a followed one (`followed-index.ts`).
  */
-import { watch } from 'node:fs';
-import type { FSWatcher } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Index } from '../engine/index.js';
-import type { Directory, Logger } from '../engine/index.js';
-import { HttpError, HttpErrorType } from './http-status.js';
+import type { Index, Logger } from '../engine/index.js';
 
 /** What a served index reports to the server's metrics (commits and refreshes are read from the engine). */
 export interface IndexEvents {
   reloaded(index: string, seq: number): void;
+  /** A poll for new commits failed (followed indexes). */
+  pollFailed(index: string): void;
+}
+
+/** Bytes a remote store has exchanged (S3); absent for local stores. */
+export interface StorageTransfers {
+  readonly bytesDownloaded: number;
+  readonly bytesUploaded: number;
+  readonly requests: number;
+}
+
+/** How a served index is doing, for `/_health`. */
+export interface IndexHealth {
+  readonly status: 'ok' | 'degraded';
+  /** Seq of the served commit (null before the first one). */
+  readonly seq: number | null;
+  /** Seconds since the served commit was made (null before the first one). */
+  readonly commitAgeSeconds: number | null;
+  /** Polls that failed in a row, and the last failure's message (followed indexes). */
+  readonly consecutiveFailures?: number;
+  readonly lastError?: string;
 }
 
 /** One index as the HTTP layer sees it. */
@@ -27,6 +42,15 @@ export interface ServedIndex {
   walBytes(): Promise<number>;
   /** Stops timers and watchers; a writable index commits what is pending and releases its lock. */
   close(): Promise<void>;
+  /** Health for `/_health`. */
+  health(): IndexHealth;
+  /** Bytes exchanged with a remote store, if the index is on one. */
+  transfers(): StorageTransfers | undefined;
+}
+
+/** Seconds since an ISO timestamp. */
+export function ageSeconds(iso: string): number {
+  return Math.max(0, (Date.now() - Date.parse(iso)) / 1000);
 }
 
 async function walBytesIn(path: string | null): Promise<number> {
@@ -55,6 +79,7 @@ export class WritableIndex implements ServedIndex {
     refreshIntervalMs: number,
     private readonly events: IndexEvents,
     private readonly log: Logger,
+    private readonly readTransfers?: () => StorageTransfers,
   ) {
     this.timer = refreshIntervalMs > 0 ? setInterval(() => { void this.tick(); }, refreshIntervalMs) : null;
     this.timer?.unref();
@@ -73,6 +98,15 @@ export class WritableIndex implements ServedIndex {
     return walBytesIn(this.path);
   }
 
+  transfers(): StorageTransfers | undefined {
+    return this.readTransfers?.();
+  }
+
+  health(): IndexHealth {
+    const stats = this.opened.stats();
+    return { status: 'ok', seq: stats.seq, commitAgeSeconds: ageSeconds(stats.committedAt) };
+  }
+
   async close(): Promise<void> {
     if (this.timer !== null) clearInterval(this.timer);
     await this.opened.close();
@@ -83,101 +117,6 @@ export class WritableIndex implements ServedIndex {
       if (this.opened.stats().bufferedDocs > 0) await this.refresh();
     } catch (e) {
       this.log.error(`refresh of index ${this.name} failed: ${(e as Error).message}`);
-    }
-  }
-}
-
-/** A read-only index following the commits another process writes into `path`. */
-export class FollowedIndex implements ServedIndex {
-  readonly writable = false;
-  private opened: Index | null = null;
-  private watcher: FSWatcher | null = null;
-  private readonly poll: NodeJS.Timeout;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private closed = false;
-
-  constructor(
-    readonly name: string,
-    private readonly dir: Directory,
-    private readonly path: string | null,
-    pollIntervalMs: number,
-    private readonly events: IndexEvents,
-    private readonly log: Logger,
-  ) {
-    this.poll = setInterval(() => { void this.check(); }, pollIntervalMs);
-    this.poll.unref();
-  }
-
-  /** Opens the newest commit if there is one and starts watching; an index without a commit yet is served once one appears. */
-  async start(): Promise<void> {
-    await this.check();
-    if (this.opened === null) this.log.warn(`index ${this.name} has no commit yet in ${this.dir.describe()}; it is served once one appears`);
-    if (this.path !== null) {
-      try {
-        this.watcher = watch(this.path, () => { void this.check(); });
-        this.watcher.on('error', (e) => { this.log.warn(`watching ${this.path ?? ''} failed (${e.message}); polling only`); });
-        this.watcher.unref();
-      } catch (e) {
-        this.log.warn(`cannot watch ${this.path} (${(e as Error).message}); polling only`);
-      }
-    }
-  }
-
-  index(): Index {
-    if (this.opened === null) throw new HttpError(HttpErrorType.unavailable, `index ${this.name} has no commit yet`, { index: this.name });
-    return this.opened;
-  }
-
-  walBytes(): Promise<number> {
-    return Promise.resolve(0);
-  }
-
-  /** Switches to the newest commit; resolves once the check that covers this call has finished. */
-  async check(): Promise<void> {
-    if (this.running !== null) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      do {
-        this.again = false;
-        await this.reloadOnce();
-      } while (this.shouldRunAgain());
-    })().finally(() => { this.running = null; });
-    return this.running;
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    clearInterval(this.poll);
-    this.watcher?.close();
-    if (this.running !== null) await this.running;
-    await this.opened?.close();
-  }
-
-  private shouldRunAgain(): boolean {
-    return this.again && !this.closed;
-  }
-
-  private async reloadOnce(): Promise<void> {
-    if (this.closed) return;
-    try {
-      if (this.opened === null) {
-        this.opened = await Index.open(this.dir, { readOnly: true });
-        this.log.info(`serving index ${this.name} at seq=${this.opened.stats().seq}`);
-        this.events.reloaded(this.name, this.opened.stats().seq);
-        return;
-      }
-      const before = this.opened.stats().seq;
-      const seq = await this.opened.reload();
-      if (seq !== before) {
-        this.log.info(`index ${this.name}: now serving commit seq=${seq}`);
-        this.events.reloaded(this.name, seq);
-      }
-    } catch (e) {
-      // A commit being written (or none yet) is retried at the next event or poll.
-      this.log.debug(`index ${this.name}: reload deferred (${(e as Error).message})`);
     }
   }
 }

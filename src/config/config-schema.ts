@@ -19,11 +19,21 @@ const indexNamePattern = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 
 const localStore = z.strictObject({ path: z.string().min(1).default(DEFAULT_STORE_PATH) });
 const memoryStore = z.strictObject({});
+/** Where an S3 index keeps its local files (write-ahead log, staged uploads, cache) by default. */
+export const DEFAULT_S3_WORK_PATH = './yarrow-work';
+
 const s3Store = z.strictObject({
   bucket: z.string().min(1),
   prefix: z.string().default(''),
   region: z.string().min(1).optional(),
   endpoint: z.string().min(1).optional(),
+  /** Defaults to true when `endpoint` is set (S3-compatible servers), false on AWS. */
+  forcePathStyle: z.boolean().optional(),
+  workPath: z.string().min(1).default(DEFAULT_S3_WORK_PATH),
+  cacheMaxBytes: z.number().int().positive().default(4 * 1024 ** 3),
+  deleteGraceMs: z.number().int().nonnegative().default(3_600_000),
+  lockTtlMs: z.number().int().min(1000).default(30_000),
+  pollIntervalMs: z.number().int().positive().default(1000),
 });
 
 /** `store`: exactly one of `local`, `memory`, `s3`. */

@@ -59,6 +59,8 @@ export interface IndexStats {
   readonly docs: number;
   readonly segments: number;
   readonly seq: number;
+  /** When the last commit was made (ISO timestamp from its manifest). */
+  readonly committedAt: string;
   readonly sizeBytes: number;
   readonly bufferedDocs: number;
   /** Bytes of write-ahead log not yet covered by a commit (0 for a read-only index). */
@@ -269,6 +271,7 @@ export class Index {
         docs: snapshot.liveCount,
         segments: snapshot.segments.length,
         seq: this.currentManifest().seq,
+        committedAt: this.currentManifest().committedAt,
         sizeBytes,
         bufferedDocs: this.writer?.bufferedDocs ?? 0,
         walBytes: this.writer?.walBytes ?? 0,

@@ -1,5 +1,6 @@
 /**
- * Service endpoints: `GET /`, `/_health`, `/metrics`, `/openapi.json`.
+ * Service endpoints: `GET /`, `/_health` (overall status and each index's served seq and commit
+ * age), `/metrics`, `/openapi.json`.
  */
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.js';
@@ -15,7 +16,12 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: RouteContext, op
     if (ctx.role === 'standalone') return reply.type('text/html; charset=utf-8').send(PLACEHOLDER_PAGE);
     return reply.send({ name: 'yarrow', version: ctx.version, mode: ctx.role, indexes: [...ctx.indexes.keys()] });
   });
-  app.get('/_health', (_request, reply) => reply.send({ status: 'ok' }));
+  // 200 even when degraded: a searcher whose polls fail still serves its last good commit.
+  app.get('/_health', (_request, reply) => {
+    const indexes = Object.fromEntries([...ctx.indexes].map(([name, served]) => [name, served.health()]));
+    const degraded = Object.values(indexes).some((h) => h.status !== 'ok');
+    return reply.send({ status: degraded ? 'degraded' : 'ok', indexes });
+  });
   app.get('/openapi.json', (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
   app.get('/metrics', async (_request, reply) => {
     const { contentType, text } = await ctx.metrics.render();

@@ -8,7 +8,7 @@ import { ApiMetrics, DEFAULT_BODY_LIMIT, FollowedIndex, WritableIndex, serve } f
 import type { ServedIndex, ServerRole } from '../../api/index.js';
 import { loadConfig } from '../../config/index.js';
 import type { Config } from '../../config/index.js';
-import { Index } from '../../engine/index.js';
+import { ErrorCode, Index, YarrowError } from '../../engine/index.js';
 import type { Logger } from '../../engine/index.js';
 import { BearerAuth, PLANT_STORE_DIR, PlantRepository } from '../../plants/index.js';
 import type { PlantService } from '../../plants/index.js';
@@ -16,6 +16,7 @@ import { engineLogger } from '../cli-logger.js';
 import { UsageError } from '../usage-error.js';
 import type { ModeContext, ServerOptions } from './mode-context.js';
 import { openStore } from './open-store.js';
+import type { OpenStoreOptions, OpenedStore } from './open-store.js';
 
 /** Runs `api` (also reached as `index api`). */
 export function runApi(options: ServerOptions, ctx: ModeContext): Promise<number> {
@@ -44,44 +45,83 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
   const refreshMs = envNumber(ctx, 'YARROW_REFRESH_INTERVAL_MS', 1000);
   const pollMs = envNumber(ctx, 'YARROW_POLL_INTERVAL_MS', 1000);
   const served = new Map<string, ServedIndex>();
+  const stores: OpenedStore[] = [];
   const metrics = new ApiMetrics(() => served.values());
+  // A writer that loses its S3 write lease stops: it shuts the server down and exits non-zero.
+  const leaseLost = new AbortController();
+  const lease: { lost: string | null } = { lost: null };
+  const onLeaseLost = (index: string) => (reason: string): void => {
+    lease.lost = `the write lease of index ${index} was lost (${reason})`;
+    log.error(`${lease.lost}: shutting down without publishing anything more`);
+    leaseLost.abort();
+  };
+  let code: number;
   let plants: PlantService | undefined;
   try {
-    if (role !== 'search') plants = await openPlants(loaded.config, log);
-    for (const [name, mapping] of loaded.mappings) {
-      const indexConfig = loaded.config.schema[name];
-      const store = await openStore(indexConfig.store ?? loaded.config.store, name);
-      const path = store.location.startsWith('memory:') ? null : store.location;
-      if (role === 'search') {
-        if (path === null) throw new UsageError(`yarrow search serves indexes built before, but index ${name} uses a memory store`);
-        const followed = new FollowedIndex(name, store.dir, path, pollMs, metrics, log);
-        served.set(name, followed);
-        await followed.start();
-      } else {
-        // The refresh timer runs in the API layer (WritableIndex), where refreshes are counted.
-        // The indexer-only role never searches: id-only segment readers keep its memory flat.
-        const index = await Index.open(store.dir, { name, mapping, logger: log, refreshIntervalMs: 0, searchable: role !== 'api' });
-        served.set(name, new WritableIndex(name, index, path, refreshMs, metrics, log));
-        ctx.log.info(`opened index ${name} (${store.location}) at seq=${index.stats().seq}`);
+    try {
+      if (role !== 'search') plants = await openPlants(loaded.config, log, stores, { onLeaseLost: onLeaseLost(PLANT_STORE_DIR), env: ctx.env });
+      for (const [name, mapping] of loaded.mappings) {
+        const indexConfig = loaded.config.schema[name];
+        const store = await openStore(indexConfig.store ?? loaded.config.store, name, {
+          readOnly: role === 'search',
+          onLeaseLost: onLeaseLost(name),
+          env: ctx.env,
+        });
+        stores.push(store);
+        if (role === 'search') {
+          if (store.location.startsWith('memory:')) throw new UsageError(`yarrow search serves indexes built before, but index ${name} uses a memory store`);
+          const followed = new FollowedIndex(
+            name,
+            store.dir,
+            { watchPath: store.localPath, pollIntervalMs: store.pollIntervalMs ?? pollMs, ...(store.transfers === undefined ? {} : { transfers: store.transfers }) },
+            metrics,
+            log,
+          );
+          served.set(name, followed);
+          await followed.start();
+        } else {
+          // The refresh timer runs in the API layer (WritableIndex), where refreshes are counted.
+          // The indexer-only role never searches: id-only segment readers keep its memory flat.
+          const index = await Index.open(store.dir, { name, mapping, logger: log, refreshIntervalMs: 0, searchable: role !== 'api' });
+          served.set(name, new WritableIndex(name, index, store.localPath, refreshMs, metrics, log, store.transfers));
+          ctx.log.info(`opened index ${name} (${store.location}) at seq=${index.stats().seq}`);
+        }
       }
+    } catch (e) {
+      for (const s of served.values()) await s.close().catch(() => undefined);
+      await plants?.repository.close().catch(() => undefined);
+      throw e;
     }
-  } catch (e) {
-    for (const s of served.values()) await s.close().catch(() => undefined);
-    await plants?.repository.close().catch(() => undefined);
-    throw e;
+    const signal = AbortSignal.any([ctx.signal, leaseLost.signal]);
+    code = await serve({
+      role,
+      host: options.host,
+      port: options.port,
+      indexes: served,
+      metrics,
+      log,
+      version: packageVersion(),
+      bodyLimit,
+      signal,
+      ...(plants === undefined ? {} : { plants }),
+    });
+  } finally {
+    for (const store of stores) store.close();
   }
-  return serve({ role, host: options.host, port: options.port, indexes: served, metrics, log, version: packageVersion(), bodyLimit, signal: ctx.signal, ...(plants === undefined ? {} : { plants }) });
+  if (lease.lost !== null) throw new YarrowError(ErrorCode.lockHeld, lease.lost);
+  return code;
 }
 
 /**
  * The sample plant store: its own index in the top-level store (directory `_plants`, a name no
  * index of the schema can take) and the config's bearer tokens.
  */
-async function openPlants(config: Config, log: Logger): Promise<PlantService> {
+async function openPlants(config: Config, log: Logger, stores: OpenedStore[], options: OpenStoreOptions): Promise<PlantService> {
   if (Object.hasOwn(config.schema, 'plants')) {
     throw new UsageError('index name "plants" is taken by the sample plant store in yarrow api and standalone (/plants): rename the index in the schema section');
   }
-  const store = await openStore(config.store, PLANT_STORE_DIR);
+  const store = await openStore(config.store, PLANT_STORE_DIR, options);
+  stores.push(store);
   const repository = await PlantRepository.open(store.dir, log);
   const tokens = config.api?.auth?.tokens ?? [];
   if (tokens.length === 0) log.warn('no bearer token is configured (api.auth.tokens): the plant store at /plants answers 401 to every request');
