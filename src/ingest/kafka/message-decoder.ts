@@ -51,13 +51,15 @@ export function decodeMessage(record: KafkaRecordInput): DecodedMessage {
   const docs: unknown[] = [];
   const locations: DocumentLocation[] = [];
   const lines = text.split('\n');
+  const numbered = lines.filter((l) => l.trim() !== '').length > 1;
   for (let i = 0; i < lines.length; i++) {
     if (lines[i].trim() === '') continue;
     const parsed = tryParse(lines[i]);
     if (!parsed.ok) {
-      throw new YarrowError(ErrorCode.invalidDocument, `${where}, line ${i + 1}: invalid JSON: ${parsed.reason}`, {
+      const at = numbered ? `${where}, line ${i + 1}` : where;
+      throw new YarrowError(ErrorCode.invalidDocument, `${at}: invalid JSON: ${parsed.reason}`, {
         source: where,
-        line: i + 1,
+        ...(numbered ? { line: i + 1 } : {}),
         expected: 'a JSON document, or JSON Lines',
         actual: `invalid JSON: ${parsed.reason}`,
       });

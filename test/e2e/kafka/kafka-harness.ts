@@ -37,19 +37,24 @@ export interface TestMessage {
   readonly key?: string;
   readonly value: string | null;
   readonly partition?: number;
+  /** Unix milliseconds; the broker's clock when absent. */
+  readonly timestamp?: bigint;
 }
 
-/** Produces `messages` in order (acks from the leader) and resolves once all are acknowledged. */
+/**
+ * Produces `messages` in order and resolves once all are acknowledged. Idempotent, so a send the
+ * client retries on a busy machine cannot write a message twice (the tests count messages).
+ */
 export async function produce(bootstrap: string, topic: string, messages: readonly TestMessage[]): Promise<void> {
-  const producer = new Producer({ clientId: 'yarrow-test-producer', bootstrapBrokers: [bootstrap], autocreateTopics: false });
+  const producer = new Producer({ clientId: 'yarrow-test-producer', bootstrapBrokers: [bootstrap], autocreateTopics: false, idempotent: true, acks: -1 });
   try {
     for (let i = 0; i < messages.length; i += 500) {
       await producer.send({
-        acks: 1,
         messages: messages.slice(i, i + 500).map((m) => ({
           topic,
           ...(m.partition === undefined ? {} : { partition: m.partition }),
           ...(m.key === undefined ? {} : { key: Buffer.from(m.key) }),
+          ...(m.timestamp === undefined ? {} : { timestamp: m.timestamp }),
           value: (m.value === null ? null : Buffer.from(m.value)) as Buffer,
         })),
       });
