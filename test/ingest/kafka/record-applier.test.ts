@@ -7,12 +7,12 @@ import { MemoryDirectory } from '../../../src/storage/index.js';
 
 const mapping = { fields: { _id: { type: 'id' }, title: { type: 'text' }, year: { type: 'int' } } };
 
-function fetch(partition: number, from: bigint, values: (string | null)[], keys: (string | null)[] = []): PartitionFetch {
+function fetch(partition: number, from: bigint, values: (string | null)[], keys: (string | undefined)[] = []): PartitionFetch {
   return {
     partition,
     highWatermark: from + BigInt(values.length),
     nextOffset: from + BigInt(values.length),
-    records: values.map((v, i) => ({ topic: 't', partition, offset: from + BigInt(i), key: keys[i] === undefined || keys[i] === null ? null : Buffer.from(keys[i]), value: v === null ? null : Buffer.from(v) })),
+    records: values.map((v, i) => ({ topic: 't', partition, offset: from + BigInt(i), key: keys[i] === undefined ? null : Buffer.from(keys[i]), value: v === null ? null : Buffer.from(v) })),
   };
 }
 
