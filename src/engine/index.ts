@@ -13,6 +13,7 @@ export type { CommitResult, WriterOptions } from './commit/index-writer.js';
 export type { Directory, Appender, Lock, LockOwner } from './directory.js';
 export { YarrowError, ErrorCode } from './errors.js';
 export type { ErrorDetails } from './errors.js';
+export type { DocumentLocation } from './schema/document.js';
 export type { Logger } from './logger.js';
 export { silentLogger } from './logger.js';
 export { parseMapping } from './schema/mapping.js';

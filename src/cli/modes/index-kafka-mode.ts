@@ -1,16 +1,20 @@
 /**
- * `yarrow index kafka`: pull from a Kafka topic into an index, continuously. Options are parsed
- * and validated (SPEC §1.1); the consumer arrives in a later issue.
+ * `yarrow index kafka`: pulls documents from a Kafka topic into an index until SIGTERM / SIGINT,
+ * then commits the index and the group offsets and exits 0 (docs/kafka.md). A message the index
+ * rejects stops it with exit 3 and a line naming topic, partition, offset and field.
  */
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadConfig } from '../../config/index.js';
+import { Index } from '../../engine/index.js';
+import type { KafkaMetrics, KafkaOffset, KafkaSettings } from '../../ingest/kafka/index.js';
+import { engineLogger } from '../cli-logger.js';
+import { UsageError } from '../usage-error.js';
 import type { CommonOptions, ModeContext } from './mode-context.js';
-import { notAvailable } from './not-available.js';
+import { openStore } from './open-store.js';
 
-/** Where a consumer group without committed offsets starts (`-o`). */
-export type KafkaOffset =
-  | { readonly kind: 'earliest' }
-  | { readonly kind: 'latest' }
-  | { readonly kind: 'timestamp'; readonly unixTime: number }
-  | { readonly kind: 'last'; readonly count: number };
+export type { KafkaOffset } from '../../ingest/kafka/index.js';
 
 /** Options of `index kafka`. */
 export interface IndexKafkaOptions extends CommonOptions {
@@ -18,13 +22,84 @@ export interface IndexKafkaOptions extends CommonOptions {
   readonly topic: string;
   readonly index: string;
   readonly group_id: string;
-  /** Undefined: resume from the group's committed offsets. */
+  /** Undefined: resume from the committed offsets (index checkpoint and group). */
   readonly offset: KafkaOffset | undefined;
   /** Extra client options from `--options key=value,...`. */
   readonly options: Readonly<Record<string, string>>;
 }
 
-/** Runs `index kafka`. */
-export function runIndexKafka(options: IndexKafkaOptions, ctx: ModeContext): Promise<number> {
-  return notAvailable('index kafka', options, ctx);
+/** Runs `index kafka`; resolves to 0 after a clean stop, throws the error that ended it. */
+export async function runIndexKafka(options: IndexKafkaOptions, ctx: ModeContext): Promise<number> {
+  const { log } = ctx;
+  if (options.config === undefined) throw new UsageError('-c, --config is required for index kafka');
+  const loaded = await loadConfig(options.config, ctx.env);
+  const mapping = loaded.mappings.get(options.index);
+  if (mapping === undefined) {
+    const known = [...loaded.mappings.keys()];
+    const has = known.length === 0 ? 'its schema section is empty' : `it defines ${known.join(', ')}`;
+    throw new UsageError(`-i, --index: the config ${options.config} has no index "${options.index}" in its schema (${has})`);
+  }
+  // The Kafka client loads only for this mode.
+  const kafka = await import('../../ingest/kafka/index.js');
+  let settings: KafkaSettings;
+  try {
+    settings = kafka.parseKafkaSettings(options.options);
+  } catch (e) {
+    if (e instanceof kafka.KafkaOptionsError) throw new UsageError(e.message);
+    throw e;
+  }
+  const indexConfig = loaded.config.schema[options.index];
+  const store = await openStore(indexConfig.store ?? loaded.config.store, options.index);
+  if (indexConfig.store?.memory !== undefined || (indexConfig.store === undefined && loaded.config.store.memory !== undefined)) {
+    log.warn('the store is memory: the index is discarded when this process exits, and the next run resumes from the group offsets');
+  }
+  // A pull indexer never searches: id-only segment readers keep its memory flat.
+  const index = await Index.open(store.dir, { name: options.index, mapping, logger: engineLogger(log), refreshIntervalMs: 0, searchable: false });
+  const metrics = new kafka.KafkaMetrics();
+  let server: Server | null = null;
+  try {
+    if (settings.metricsPort !== undefined) server = await serveMetrics(metrics, settings.metricsHost, settings.metricsPort, ctx);
+    log.info(`indexing topic ${options.topic} from ${options.brokers.join(',')} into index ${options.index} (${store.location})`);
+    const indexer = new kafka.KafkaIndexer({
+      brokers: options.brokers,
+      topic: options.topic,
+      groupId: options.group_id,
+      offset: options.offset,
+      settings,
+      target: index,
+      signal: ctx.signal,
+      log: { info: (fields, message) => { log.info(fields, message); }, warn: (m) => { log.warn(m); }, debug: (m) => { log.debug(m); } },
+      metrics,
+    });
+    const result = await indexer.run();
+    const seq = result.seq ?? index.stats().seq;
+    log.info(
+      { messages: result.messages, seconds: Number(result.seconds.toFixed(3)), seq },
+      `stopped: ${result.messages} messages in ${result.seconds.toFixed(1)} s (${Math.round(result.messages / Math.max(result.seconds, 1e-3))} msg/s); index ${options.index} is at seq=${seq}`,
+    );
+  } finally {
+    await index.close();
+    if (server !== null) await new Promise((resolve) => server?.close(resolve));
+  }
+  return 0;
+}
+
+async function serveMetrics(metrics: KafkaMetrics, host: string, port: number, ctx: ModeContext): Promise<Server> {
+  const server = createServer((req, res) => {
+    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { type: 'not_found', reason: 'only GET /metrics is served here' } }));
+      return;
+    }
+    metrics.render().then(
+      ({ contentType, text }) => { res.writeHead(200, { 'content-type': contentType }).end(text); },
+      (e: unknown) => { res.writeHead(500).end(String(e)); },
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => { resolve(); });
+  });
+  const address = server.address() as AddressInfo;
+  ctx.log.info({ metrics: `http://${host}:${address.port}/metrics` }, `metrics on http://${host}:${address.port}/metrics`);
+  return server;
 }
