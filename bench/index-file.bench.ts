@@ -2,7 +2,7 @@
  * `yarrow index file` as a user runs it: the built CLI in a child process.
  *
  * 1. Memory: generates a ~1 GB JSONL file on the fly (YARROW_BENCH_FILE_MB, default 1024), indexes it
- *    with `node dist/cli.js index file`, and reports throughput and the child's peak RSS; then reads
+ *    with the `dist/cli.js` executable (`yarrow index file`, default `indexing` settings), and reports throughput and the child's peak RSS; then reads
  *    the same file through the ingest pipeline alone (decompress + split + JSON.parse, no engine)
  *    for the pipeline's own peak RSS.
  * 2. Overhead: indexes ../shared/data/npm-packages.jsonl.gz with `index file`, and with the engine
@@ -15,7 +15,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
@@ -48,8 +48,20 @@ interface ChildFigures {
 
 /** Runs a node child with YARROW_REPORT_MAX_RSS and returns wall time and peak RSS. */
 async function runNode(args: readonly string[], cwd: string): Promise<ChildFigures> {
+  return runChild(process.execPath, args, cwd);
+}
+
+/**
+ * Runs the `yarrow` executable itself, as a user does, so its shebang's V8 flags apply; the
+ * `node` it finds on PATH is put first so that it is the one running this benchmark.
+ */
+async function runYarrow(args: readonly string[], cwd: string): Promise<ChildFigures> {
+  return runChild(cli, args, cwd, { PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` });
+}
+
+async function runChild(command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<ChildFigures> {
   const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, YARROW_REPORT_MAX_RSS: '1' }, stdio: ['ignore', 'inherit', 'pipe'] });
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env, YARROW_REPORT_MAX_RSS: '1' }, stdio: ['ignore', 'inherit', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (s: string) => { stderr += s; });
   const [code] = (await once(child, 'close')) as [number | null];
@@ -126,7 +138,7 @@ async function main(): Promise<void> {
     const size = (await stat(file)).size;
     console.log(`generated ${generatedDocs} docs, ${mb(size)} of JSONL`);
     await writeFile(join(work, 'gen.yml'), `store: { local: { path: ./data } }\nschema:\n  gen:\n    fields:\n${GENERATED_MAPPING}\n`);
-    const full = await runNode([cli, 'index', 'file', '-c', 'gen.yml', '-i', 'gen', '-u', file], work);
+    const full = await runYarrow(['index', 'file', '-c', 'gen.yml', '-i', 'gen', '-u', file], work);
     const done = docsPerSecond(full.stderr);
     console.log(`index file, ${mb(size)} JSONL: ${done.docs} docs in ${done.seconds.toFixed(1)} s = ${Math.round(done.docs / done.seconds)} docs/s, ${(size / 1e6 / done.seconds).toFixed(1)} MB/s; peak RSS ${mb(full.maxRssBytes)}`);
     const indexBytes = Number(execFileSync('du', ['-sb', join(work, 'data', 'gen')]).toString().split('\t')[0]);
@@ -137,7 +149,7 @@ async function main(): Promise<void> {
     await rm(file);
 
     await writeFile(join(work, 'npm.yml'), `store: { local: { path: ./data } }\nschema:\n  npm:\n    fields:\n${NPM_MAPPING}\n`);
-    const npm = await runNode([cli, 'index', 'file', '-c', 'npm.yml', '-i', 'npm', '-u', npmCorpus], work);
+    const npm = await runYarrow(['index', 'file', '-c', 'npm.yml', '-i', 'npm', '-u', npmCorpus], work);
     const npmDone = docsPerSecond(npm.stderr);
     const engine = await runNode(['--import', 'tsx', fileURLToPath(import.meta.url), '--engine-only', join(work, 'engine-npm')], root);
     const e = /engine docs=(\d+) seconds=([\d.]+)/.exec(engine.stderr);

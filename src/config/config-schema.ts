@@ -36,6 +36,11 @@ const s3Store = z.strictObject({
   pollIntervalMs: z.number().int().positive().default(1000),
 });
 
+/** Default `indexing.buffer_mb`. */
+export const DEFAULT_BUFFER_MB = 32;
+/** Default `indexing.max_merged_segment_mb`. */
+export const DEFAULT_MAX_MERGED_SEGMENT_MB = 64;
+
 /** `store`: exactly one of `local`, `memory`, `s3`. */
 export const storeSchema = z
   .strictObject({ local: localStore.optional(), memory: memoryStore.optional(), s3: s3Store.optional() })
@@ -73,6 +78,14 @@ export const configSchema = z
         auth: z.strictObject({ tokens: z.array(z.string().min(1)).default([]) }).optional(),
       })
       .optional(),
+    indexing: z
+      .strictObject({
+        /** Flush the write buffer into a segment once it holds about this many MB. */
+        buffer_mb: z.number().positive().default(DEFAULT_BUFFER_MB),
+        /** Merges never produce a larger segment: a merge holds its sources and its result in memory. */
+        max_merged_segment_mb: z.number().positive().default(DEFAULT_MAX_MERGED_SEGMENT_MB),
+      })
+      .default({ buffer_mb: DEFAULT_BUFFER_MB, max_merged_segment_mb: DEFAULT_MAX_MERGED_SEGMENT_MB }),
     schema: z.record(z.string(), indexSchema).default({}),
   })
   .superRefine((config, ctx) => {
@@ -92,6 +105,9 @@ export type Config = z.output<typeof configSchema>;
 
 /** The `store` section (or a per-index override). */
 export type StoreConfig = z.output<typeof storeSchema>;
+
+/** The `indexing` section. */
+export type IndexingConfig = Config['indexing'];
 
 /** One index of the `schema` section. */
 export type IndexConfig = Config['schema'][string];

@@ -7,7 +7,7 @@
 export { loadConfig, parseConfig } from './load-config.js';
 export type { Env, LoadedConfig } from './load-config.js';
 export { configSchema, storeSchema, FIELD_TYPES, DEFAULT_STORE_PATH } from './config-schema.js';
-export type { Config, IndexConfig, StoreConfig } from './config-schema.js';
+export type { Config, IndexConfig, IndexingConfig, StoreConfig } from './config-schema.js';
 export { ConfigError, INVALID_CONFIG } from './config-error.js';
 export type { ConfigErrorDetails } from './config-error.js';
 export { substituteEnv, SubstitutionError } from './env-substitution.js';

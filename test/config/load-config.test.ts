@@ -22,6 +22,14 @@ describe('parseConfig', () => {
     assert.ok(mappings.get('movies')?.field('_id'));
   });
 
+  it('defaults the indexing section and rejects a non-positive size naming its path and line', () => {
+    assert.deepEqual(parseConfig('', 'c.yml', {}).config.indexing, { buffer_mb: 32, max_merged_segment_mb: 64 });
+    assert.deepEqual(parseConfig('indexing: { buffer_mb: 8 }\n', 'c.yml', {}).config.indexing, { buffer_mb: 8, max_merged_segment_mb: 64 });
+    const error = configError('schema: {}\nindexing:\n  max_merged_segment_mb: 0\n');
+    assert.match(error.message, /indexing\.max_merged_segment_mb/);
+    assert.match(error.message, /c\.yml:3:/);
+  });
+
   it('accepts an empty file', () => {
     assert.deepEqual(parseConfig('', 'c.yml', {}).config.schema, {});
   });
@@ -71,7 +79,7 @@ describe('parseConfig', () => {
       configError('schema:\n  m:\n    fields:\n      year:\n        type: int\n        facet: yes please\n').message,
       'c.yml:6: schema.m.fields.year.facet: expected true or false but got "yes please"',
     );
-    assert.equal(configError('store:\n  local: {}\nsearch: true\n').message, 'c.yml:3: search: unknown key; expected one of store, api, schema');
+    assert.equal(configError('store:\n  local: {}\nsearch: true\n').message, 'c.yml:3: search: unknown key; expected one of store, api, indexing, schema');
     const e = configError('schema:\n  m:\n    fields:\n      t:\n        type: text\n        search: { lexical: { analyze: klingon } }\n');
     assert.equal(e.message, 'c.yml:6: schema.m.fields.t.search.lexical.analyze: expected one of standard, english, keyword, whitespace but got "klingon"');
     assert.deepEqual(e.details, { file: 'c.yml', path: 'schema.m.fields.t.search.lexical.analyze', line: 6, column: 30 });

@@ -16,6 +16,7 @@ import { engineLogger } from '../cli-logger.js';
 import { UsageError } from '../usage-error.js';
 import type { ModeContext, ServerOptions } from './mode-context.js';
 import { openStore } from './open-store.js';
+import { writerTuning } from './writer-tuning.js';
 import type { OpenStoreOptions, OpenedStore } from './open-store.js';
 
 /** Runs `api` (also reached as `index api`). */
@@ -82,7 +83,7 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
         } else {
           // The refresh timer runs in the API layer (WritableIndex), where refreshes are counted.
           // The indexer-only role never searches: id-only segment readers keep its memory flat.
-          const index = await Index.open(store.dir, { name, mapping, logger: log, refreshIntervalMs: 0, searchable: role !== 'api' });
+          const index = await Index.open(store.dir, { name, mapping, logger: log, refreshIntervalMs: 0, searchable: role !== 'api', writer: writerTuning(loaded.config.indexing) });
           served.set(name, new WritableIndex(name, index, store.localPath, refreshMs, metrics, log, store.transfers));
           ctx.log.info(`opened index ${name} (${store.location}) at seq=${index.stats().seq}`);
         }

@@ -12,6 +12,7 @@ import { TerminalProgressBar } from '../progress-bar.js';
 import { InterruptedError, UsageError } from '../usage-error.js';
 import type { CommonOptions, ModeContext } from './mode-context.js';
 import { openStore } from './open-store.js';
+import { writerTuning } from './writer-tuning.js';
 
 /** Options of `index file` (SPEC §1.1). */
 export interface IndexFileOptions extends CommonOptions {
@@ -54,7 +55,7 @@ export async function runIndexFile(options: IndexFileOptions, ctx: ModeContext):
       // A bulk load never searches: id-only segment readers keep memory flat whatever the index size.
       searchable: false,
       // A file must commit whole or not at all, so no size-triggered commit may cut one in two.
-      writer: { maxWalBytes: Number.MAX_SAFE_INTEGER },
+      writer: { ...writerTuning(loaded.config.indexing), maxWalBytes: Number.MAX_SAFE_INTEGER },
     });
     try {
       const display = ctx.stderr.isTTY === true ? new TerminalProgressBar(ctx.stderr, ctx.sink) : null;

@@ -13,6 +13,7 @@ import { engineLogger } from '../cli-logger.js';
 import { UsageError } from '../usage-error.js';
 import type { CommonOptions, ModeContext } from './mode-context.js';
 import { openStore } from './open-store.js';
+import { writerTuning } from './writer-tuning.js';
 
 export type { KafkaOffset } from '../../ingest/kafka/index.js';
 
@@ -54,7 +55,7 @@ export async function runIndexKafka(options: IndexKafkaOptions, ctx: ModeContext
     log.warn('the store is memory: the index is discarded when this process exits, and the next run resumes from the group offsets');
   }
   // A pull indexer never searches: id-only segment readers keep its memory flat.
-  const index = await Index.open(store.dir, { name: options.index, mapping, logger: engineLogger(log), refreshIntervalMs: 0, searchable: false });
+  const index = await Index.open(store.dir, { name: options.index, mapping, logger: engineLogger(log), refreshIntervalMs: 0, searchable: false, writer: writerTuning(loaded.config.indexing) });
   const metrics = new kafka.KafkaMetrics();
   let server: Server | null = null;
   try {

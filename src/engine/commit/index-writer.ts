@@ -20,6 +20,7 @@ import type { SegmentInfo } from '../segment/segment-info.js';
 import { segmentBytes } from '../segment/segment-info.js';
 import { SegmentBuffer } from '../segment/segment-buffer.js';
 import { mergeSegments } from '../segment/segment-merger.js';
+import type { MergeSource } from '../segment/segment-merger.js';
 import { SegmentLoad, SegmentReader } from '../segment/segment-reader.js';
 import { Snapshot } from '../segment/snapshot.js';
 import { FileRefs } from './file-refs.js';
@@ -496,19 +497,31 @@ export class IndexWriter {
 
   /**
    * Merges and writes the merged segment, returning only what outlives the merge: the source
-   * readers opened for it and the merged files' bytes are garbage once this returns.
+   * readers opened for it and the merged files' bytes are garbage once this returns. A source held
+   * by an id-only reader is opened phase by phase (verifying checksums) and dropped after.
    */
   private async writeMerged(
     name: string,
-    sources: readonly LiveSegment[],
+    segments: readonly LiveSegment[],
     liveDocs: readonly LiveDocs[],
   ): Promise<{ reader: SegmentReader; info: SegmentInfo; docMaps: readonly Int32Array[]; fileNames: string[] }> {
-    // An id-only reader is reopened in full for the merge (verifying checksums) and dropped after.
-    const readers = await Promise.all(sources.map(async (s) => (s.reader.searchable ? s.reader : SegmentReader.open(this.dir, s.info))));
-    const merged = await mergeSegments(name, readers.map((reader, i) => ({ reader, liveDocs: liveDocs[i] })));
-    await this.writeFiles(merged.files);
-    const reader = await SegmentReader.open(this.dir, merged.info, merged.files, this.options.segmentLoad);
-    return { reader, info: merged.info, docMaps: merged.docMaps, fileNames: [...merged.files.keys()] };
+    const sources: MergeSource[] = segments.map((s, i) => ({
+      maxDoc: s.info.maxDoc,
+      liveDocs: liveDocs[i],
+      open: async (load) => (s.reader.searchable ? s.reader : SegmentReader.open(this.dir, s.info, undefined, load)),
+    }));
+    const written: string[] = [];
+    try {
+      const { info, docMaps } = await mergeSegments(name, sources, async (files) => {
+        written.push(...files.keys());
+        await this.writeFiles(files);
+      });
+      const reader = await SegmentReader.open(this.dir, info, undefined, this.options.segmentLoad);
+      return { reader, info, docMaps, fileNames: written };
+    } catch (e) {
+      for (const file of written) this.deleteLater(file);
+      throw e;
+    }
   }
 
   private deleteLater(name: string): void {

@@ -1,7 +1,8 @@
 /**
  * Merges segments into one, dropping deleted docs: term dictionaries are merged term by term and
  * postings are copied with doc ids remapped, without re-analyzing any text. Norms, stored fields
- * and doc values are copied doc by doc.
+ * and doc values are copied doc by doc. A merge runs in phases that each read only some parts of
+ * its sources and write their own files (see {@link mergeSegments}).
  */
 import type { DocValuesColumn } from '../codec/doc-values/doc-values-writer.js';
 import type { LiveDocs } from '../codec/live-docs/live-docs.js';
@@ -10,54 +11,105 @@ import { PostingsIterator } from '../codec/postings/postings-reader.js';
 import type { TermEntry } from '../codec/term-dictionary/term-dictionary-reader.js';
 import { TimeSlicer } from '../event-loop.js';
 import { ID_FIELD } from './segment-buffer.js';
+import { SegmentComponent } from './segment-component.js';
+import type { SegmentInfo } from './segment-info.js';
+import { SegmentLoad } from './segment-reader.js';
 import type { SegmentReader } from './segment-reader.js';
 import { SegmentWriter } from './segment-writer.js';
-import type { WrittenSegment } from './segment-writer.js';
 
-/** A source of a merge: a segment and the live docs it had when the merge started. */
+/** A source of a merge: a segment, the live docs it had when the merge started, and its parts. */
 export interface MergeSource {
-  readonly reader: SegmentReader;
+  readonly maxDoc: number;
   readonly liveDocs: LiveDocs;
+  /** A reader holding at least the parts of `load` (a full reader serves every phase). */
+  open(load: SegmentLoad): Promise<SegmentReader>;
 }
 
-/** The merged segment and, per source, the new doc id of each old doc (-1 when dropped). */
-export interface MergedSegment extends WrittenSegment {
+/** The merged segment's manifest entry and, per source, the new id of each old doc (-1: dropped). */
+export interface MergedSegment {
+  readonly info: SegmentInfo;
   readonly docMaps: readonly Int32Array[];
 }
 
-/** Merges `sources` (in order) into a new segment named `name`. */
-export async function mergeSegments(name: string, sources: readonly MergeSource[]): Promise<MergedSegment> {
+/**
+ * Merges `sources` (in order) into a new segment named `name`, in three phases (postings, doc
+ * values, stored fields). Each phase opens only the parts of the sources it reads and hands its
+ * output files to `write` before the next phase starts, so a merge holds one phase's inputs and
+ * outputs at a time rather than two whole segments.
+ */
+export async function mergeSegments(
+  name: string,
+  sources: readonly MergeSource[],
+  write: (files: ReadonlyMap<string, Uint8Array>) => Promise<void>,
+): Promise<MergedSegment> {
   const slicer = new TimeSlicer();
   const docMaps: Int32Array[] = [];
   let maxDoc = 0;
   for (const s of sources) {
-    const map = new Int32Array(s.reader.maxDoc);
+    const map = new Int32Array(s.maxDoc);
     for (let d = 0; d < map.length; d++) map[d] = s.liveDocs.isLive(d) ? maxDoc++ : -1;
     docMaps.push(map);
   }
   const writer = new SegmentWriter(name, maxDoc);
+  await write(await mergePostingsPhase(writer, sources, docMaps, maxDoc, slicer));
+  await write(await mergeDocValuesPhase(writer, sources, docMaps, maxDoc));
+  await write(await mergeStoredPhase(writer, sources, docMaps, slicer));
+  return { info: writer.info(), docMaps };
+}
 
-  await mergeField(writer, sources, docMaps, ID_FIELD, IndexOptions.docs, maxDoc, slicer);
+async function openAll(sources: readonly MergeSource[], load: SegmentLoad): Promise<SegmentReader[]> {
+  return Promise.all(sources.map((s) => s.open(load)));
+}
+
+async function mergePostingsPhase(
+  writer: SegmentWriter,
+  sources: readonly MergeSource[],
+  docMaps: readonly Int32Array[],
+  maxDoc: number,
+  slicer: TimeSlicer,
+): Promise<Map<string, Uint8Array>> {
+  const readers = await openAll(sources, SegmentLoad.postings);
+  await mergeField(writer, readers, docMaps, ID_FIELD, IndexOptions.docs, maxDoc, slicer);
   const textFields = new Set<string>();
-  for (const s of sources) for (const f of s.reader.terms.fieldNames) if (f !== ID_FIELD) textFields.add(f);
+  for (const r of readers) for (const f of r.terms.fieldNames) if (f !== ID_FIELD) textFields.add(f);
   for (const field of [...textFields].sort()) {
-    await mergeField(writer, sources, docMaps, field, IndexOptions.docsFreqsPositions, maxDoc, slicer);
+    await mergeField(writer, readers, docMaps, field, IndexOptions.docsFreqsPositions, maxDoc, slicer);
   }
-  for (const column of mergeDocValues(sources, docMaps, maxDoc)) writer.addDocValues(column);
-  for (let i = 0; i < sources.length; i++) {
+  return writer.take([SegmentComponent.terms, SegmentComponent.postings, SegmentComponent.positions, SegmentComponent.norms]);
+}
+
+async function mergeDocValuesPhase(
+  writer: SegmentWriter,
+  sources: readonly MergeSource[],
+  docMaps: readonly Int32Array[],
+  maxDoc: number,
+): Promise<Map<string, Uint8Array>> {
+  const readers = await openAll(sources, SegmentLoad.docValues);
+  for (const column of mergeDocValues(readers, docMaps, maxDoc)) writer.addDocValues(column);
+  return writer.take([SegmentComponent.docValues]);
+}
+
+async function mergeStoredPhase(
+  writer: SegmentWriter,
+  sources: readonly MergeSource[],
+  docMaps: readonly Int32Array[],
+  slicer: TimeSlicer,
+): Promise<Map<string, Uint8Array>> {
+  const readers = await openAll(sources, SegmentLoad.storedFields);
+  for (let i = 0; i < readers.length; i++) {
     const map = docMaps[i];
     for (let d = 0; d < map.length; d++) {
       if (map[d] < 0) continue;
       if (slicer.due()) await slicer.yield();
-      writer.stored.addRaw(sources[i].reader.stored.getRaw(d));
+      writer.stored.addRaw(readers[i].stored.getRaw(d));
     }
   }
-  return { ...writer.finish(), docMaps };
+  return writer.take([SegmentComponent.storedFields]);
 }
 
 async function mergeField(
   writer: SegmentWriter,
-  sources: readonly MergeSource[],
+  sources: readonly SegmentReader[],
   docMaps: readonly Int32Array[],
   field: string,
   options: IndexOptions,
@@ -70,7 +122,7 @@ async function mergeField(
   if (scored) {
     norms = new Uint8Array(maxDoc);
     sources.forEach((s, i) => {
-      const old = s.reader.fieldNorms(field);
+      const old = s.fieldNorms(field);
       if (old === undefined) return;
       const map = docMaps[i];
       for (let d = 0; d < map.length; d++) {
@@ -86,7 +138,7 @@ async function mergeField(
   const stats = { docCount, sumTotalTermFreq: 0 };
   writer.startField(field, options, norms, scored ? stats : null);
 
-  const iterators = sources.map((s) => s.reader.terms.terms(field));
+  const iterators = sources.map((s) => s.terms.terms(field));
   const heads: (TermEntry | undefined)[] = iterators.map((it) => it.next().value as TermEntry | undefined);
   const docs: number[] = [];
   const freqs: number[] = [];
@@ -104,7 +156,7 @@ async function mergeField(
       const h = heads[i];
       if (h?.term !== term) continue;
       const map = docMaps[i];
-      const it = new PostingsIterator(sources[i].reader.postingsBytes, sources[i].reader.positionsBytes, h, options);
+      const it = new PostingsIterator(sources[i].postingsBytes, sources[i].positionsBytes, h, options);
       for (let d = it.nextDoc(); d !== NO_MORE_DOCS; d = it.nextDoc()) {
         const nd = map[d];
         if (nd < 0) continue;
@@ -123,11 +175,11 @@ async function mergeField(
   }
 }
 
-function mergeDocValues(sources: readonly MergeSource[], docMaps: readonly Int32Array[], maxDoc: number): DocValuesColumn[] {
+function mergeDocValues(sources: readonly SegmentReader[], docMaps: readonly Int32Array[], maxDoc: number): DocValuesColumn[] {
   const fields = new Map<string, 'numeric' | 'keyword'>();
   for (const s of sources) {
-    for (const f of s.reader.docValues.fields) {
-      const col = s.reader.docValues.column(f);
+    for (const f of s.docValues.fields) {
+      const col = s.docValues.column(f);
       if (col !== undefined) fields.set(f, col.kind);
     }
   }
@@ -138,7 +190,7 @@ function mergeDocValues(sources: readonly MergeSource[], docMaps: readonly Int32
     const strings: string[] = [];
     let nd = 0;
     sources.forEach((s, i) => {
-      const col = s.reader.docValues.column(field);
+      const col = s.docValues.column(field);
       const map = docMaps[i];
       for (let d = 0; d < map.length; d++) {
         if (map[d] < 0) continue;

@@ -15,26 +15,43 @@ import { PostingsIterator } from '../codec/postings/postings-reader.js';
 import type { TermInfo } from '../codec/postings/postings-reader.js';
 import { StoredFieldsReader } from '../codec/stored-fields/stored-fields-reader.js';
 import { TermDictionaryReader } from '../codec/term-dictionary/term-dictionary-reader.js';
-import { SegmentComponent, componentFile } from './segment-component.js';
+import { SegmentComponent, componentFile, segmentComponents } from './segment-component.js';
 import type { FileInfo, SegmentInfo } from './segment-info.js';
 import { ID_FIELD } from './segment-buffer.js';
 
 /**
  * How much of a segment a reader loads. `full`: everything a search needs. `ids`: only the `_id`
  * terms (and, for segments that hold an id twice, the postings), for a writer that never searches
- * and only needs to find the older copy of an upserted id.
+ * and only needs to find the older copy of an upserted id. `postings`, `storedFields` and
+ * `docValues`: the parts one phase of a merge reads, so that a merge holds one phase's inputs at a
+ * time.
  */
-export const SegmentLoad = { full: 'full', ids: 'ids' } as const;
+export const SegmentLoad = {
+  full: 'full',
+  ids: 'ids',
+  postings: 'postings',
+  storedFields: 'storedFields',
+  docValues: 'docValues',
+} as const;
 export type SegmentLoad = (typeof SegmentLoad)[keyof typeof SegmentLoad];
 
-/** The parts only a full reader has. */
-interface SearchParts {
-  readonly terms: TermDictionaryReader;
-  readonly postingsBytes: Uint8Array;
-  readonly positionsBytes: Uint8Array;
-  readonly norms: ReadonlyMap<string, Uint8Array>;
-  readonly stored: StoredFieldsReader;
-  readonly docValues: DocValuesReader;
+/** The components each load reads in full. */
+const COMPONENTS_OF: Readonly<Record<SegmentLoad, readonly SegmentComponent[]>> = {
+  full: segmentComponents,
+  ids: [],
+  postings: [SegmentComponent.terms, SegmentComponent.postings, SegmentComponent.positions, SegmentComponent.norms],
+  storedFields: [SegmentComponent.storedFields],
+  docValues: [SegmentComponent.docValues],
+};
+
+/** The decoded parts a reader may hold; which ones depends on its {@link SegmentLoad}. */
+interface Parts {
+  terms?: TermDictionaryReader;
+  postingsBytes?: Uint8Array;
+  positionsBytes?: Uint8Array;
+  norms?: ReadonlyMap<string, Uint8Array>;
+  stored?: StoredFieldsReader;
+  docValues?: DocValuesReader;
 }
 
 /** Read access to one segment; shared by every snapshot that contains the segment. */
@@ -43,16 +60,18 @@ export class SegmentReader {
 
   private constructor(
     readonly info: SegmentInfo,
-    private readonly parts: SearchParts | null,
-    /** The `_id` terms: the whole dictionary of a full reader, only its `_id` section otherwise. */
-    private readonly idTerms: TermDictionaryReader,
+    /** What this reader loaded. */
+    readonly load: SegmentLoad,
+    private readonly parts: Parts,
+    /** The `_id` terms: the whole dictionary of a full reader, only its `_id` section for `ids`. */
+    private readonly idTerms: TermDictionaryReader | null,
     /** `.pst` bytes for ids with several docs; null when every id of the segment is a singleton. */
     private readonly idPostings: Uint8Array | null,
   ) {}
 
   /**
-   * Opens a segment; `files` may supply bytes already in memory (a segment just flushed). A full
-   * reader verifies every file against the manifest's size and CRC32; an `ids` reader reads one
+   * Opens a segment; `files` may supply bytes already in memory (a segment just flushed). Every
+   * file read in full is verified against the manifest's size and CRC32; an `ids` reader reads one
    * section of the term dictionary by range and checks its header and footer only.
    */
   static async open(
@@ -67,28 +86,34 @@ export class SegmentReader {
       return bytes;
     };
     if (load === SegmentLoad.ids) return SegmentReader.openIds(dir, info, files, read);
-    const [terms, postings, positions, norms, stored, docValues] = await Promise.all([
-      read(SegmentComponent.terms),
-      read(SegmentComponent.postings),
-      read(SegmentComponent.positions),
-      read(SegmentComponent.norms),
-      read(SegmentComponent.storedFields),
-      read(SegmentComponent.docValues),
-    ]);
-    const termDictionary = TermDictionaryReader.open(terms, componentFile(info.name, SegmentComponent.terms));
-    return new SegmentReader(
-      info,
-      {
-        terms: termDictionary,
-        postingsBytes: postings,
-        positionsBytes: positions,
-        norms: decodeNorms(norms, componentFile(info.name, SegmentComponent.norms)),
-        stored: StoredFieldsReader.open(stored, componentFile(info.name, SegmentComponent.storedFields)),
-        docValues: decodeDocValues(docValues, componentFile(info.name, SegmentComponent.docValues)),
-      },
-      termDictionary,
-      postings,
-    );
+    const wanted = COMPONENTS_OF[load];
+    const bytes = new Map<SegmentComponent, Uint8Array>();
+    await Promise.all(wanted.map(async (c) => { bytes.set(c, await read(c)); }));
+    const fileOf = (c: SegmentComponent): string => componentFile(info.name, c);
+    const parts: Parts = {};
+    for (const [component, data] of bytes) {
+      switch (component) {
+        case SegmentComponent.terms:
+          parts.terms = TermDictionaryReader.open(data, fileOf(component));
+          break;
+        case SegmentComponent.postings:
+          parts.postingsBytes = data;
+          break;
+        case SegmentComponent.positions:
+          parts.positionsBytes = data;
+          break;
+        case SegmentComponent.norms:
+          parts.norms = decodeNorms(data, fileOf(component));
+          break;
+        case SegmentComponent.storedFields:
+          parts.stored = StoredFieldsReader.open(data, fileOf(component));
+          break;
+        case SegmentComponent.docValues:
+          parts.docValues = decodeDocValues(data, fileOf(component));
+          break;
+      }
+    }
+    return new SegmentReader(info, load, parts, parts.terms ?? null, parts.postingsBytes ?? null);
   }
 
   private static async openIds(
@@ -106,37 +131,37 @@ export class SegmentReader {
     const idTerms = await TermDictionaryReader.openField(readRange, termsFile.size, termsFile.name, ID_FIELD);
     // Segments written since ids are unique per segment have only singletons, inlined in the terms.
     const singletons = idTerms.termCount(ID_FIELD) === info.maxDoc || allSingletons(idTerms);
-    return new SegmentReader(info, null, idTerms, singletons ? null : await read(SegmentComponent.postings));
+    return new SegmentReader(info, SegmentLoad.ids, {}, idTerms, singletons ? null : await read(SegmentComponent.postings));
   }
 
-  /** Whether this reader holds what searches and merges need (see {@link SegmentLoad}). */
+  /** Whether this reader holds everything searches and merges need (see {@link SegmentLoad}). */
   get searchable(): boolean {
-    return this.parts !== null;
+    return this.load === SegmentLoad.full;
   }
 
   /** The term dictionary. */
   get terms(): TermDictionaryReader {
-    return this.searchParts().terms;
+    return this.parts.terms ?? this.missing('the term dictionary');
   }
 
   /** Raw `.pst` bytes (for merges, which iterate postings directly). */
   get postingsBytes(): Uint8Array {
-    return this.searchParts().postingsBytes;
+    return this.parts.postingsBytes ?? this.missing('postings');
   }
 
   /** Raw `.pos` bytes. */
   get positionsBytes(): Uint8Array {
-    return this.searchParts().positionsBytes;
+    return this.parts.positionsBytes ?? this.missing('positions');
   }
 
   /** Stored documents. */
   get stored(): StoredFieldsReader {
-    return this.searchParts().stored;
+    return this.parts.stored ?? this.missing('stored fields');
   }
 
   /** Doc values columns. */
   get docValues(): DocValuesReader {
-    return this.searchParts().docValues;
+    return this.parts.docValues ?? this.missing('doc values');
   }
 
   get name(): string {
@@ -154,18 +179,17 @@ export class SegmentReader {
 
   /** A postings iterator over a term of a full-text field (freqs and positions). */
   postings(info: TermInfo): PostingsIterator {
-    const parts = this.searchParts();
-    return new PostingsIterator(parts.postingsBytes, parts.positionsBytes, info, IndexOptions.docsFreqsPositions);
+    return new PostingsIterator(this.postingsBytes, this.positionsBytes, info, IndexOptions.docsFreqsPositions);
   }
 
   /** Norm bytes of a full-text field (one per doc), or undefined when no doc has the field. */
   fieldNorms(field: string): Uint8Array | undefined {
-    return this.searchParts().norms.get(field);
+    return (this.parts.norms ?? this.missing('norms')).get(field);
   }
 
   /** Doc ids carrying the user id `id` (deleted ones may be included). */
   docsWithId(id: string): number[] {
-    const info = this.idTerms.lookup(ID_FIELD, id);
+    const info = (this.idTerms ?? this.missing('the _id terms')).lookup(ID_FIELD, id);
     if (info === undefined) return [];
     if (info.singletonDoc >= 0) return [info.singletonDoc];
     const it = new PostingsIterator(this.idPostingsBytes(), null, info, IndexOptions.docs);
@@ -181,7 +205,7 @@ export class SegmentReader {
   idOf(doc: number): string {
     if (this.ids === null) {
       const ids = new Array<string>(this.maxDoc);
-      for (const entry of this.idTerms.terms(ID_FIELD)) {
+      for (const entry of (this.idTerms ?? this.missing('the _id terms')).terms(ID_FIELD)) {
         if (entry.singletonDoc >= 0) ids[entry.singletonDoc] = entry.term;
         else {
           const it = new PostingsIterator(this.idPostingsBytes(), null, entry, IndexOptions.docs);
@@ -193,11 +217,8 @@ export class SegmentReader {
     return this.ids[doc];
   }
 
-  private searchParts(): SearchParts {
-    if (this.parts === null) {
-      throw new Error(`segment ${this.info.name} was opened for id lookups only; searching or merging it needs a full reader`);
-    }
-    return this.parts;
+  private missing(part: string): never {
+    throw new Error(`segment ${this.info.name} was opened with load "${this.load}", which does not hold ${part}`);
   }
 
   private idPostingsBytes(): Uint8Array {

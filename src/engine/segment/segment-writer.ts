@@ -10,7 +10,7 @@ import type { IndexOptions } from '../codec/postings/postings-format.js';
 import { PostingsWriter } from '../codec/postings/postings-writer.js';
 import { StoredFieldsWriter } from '../codec/stored-fields/stored-fields-writer.js';
 import { TermDictionaryWriter } from '../codec/term-dictionary/term-dictionary-writer.js';
-import { SegmentComponent, componentFile } from './segment-component.js';
+import { SegmentComponent, componentFile, segmentComponents } from './segment-component.js';
 import type { FieldStats, FileInfo, SegmentInfo } from './segment-info.js';
 
 /** A finished segment: its files' bytes (not yet written anywhere) and its manifest entry. */
@@ -28,6 +28,7 @@ export class SegmentWriter {
   private readonly columns: DocValuesColumn[] = [];
   private options: IndexOptions = 0;
   private fieldNorms: Uint8Array | null = null;
+  private readonly infos = new Map<SegmentComponent, FileInfo>();
   /** Stored documents, one JSON object per doc id in order. */
   readonly stored = new StoredFieldsWriter();
 
@@ -65,27 +66,59 @@ export class SegmentWriter {
     this.columns.push(column);
   }
 
-  /** Encodes every component and returns the segment. */
-  finish(): WrittenSegment {
-    const { postings, positions } = this.postings.finish();
-    const parts: [SegmentComponent, Uint8Array][] = [
-      [SegmentComponent.terms, this.terms.finish()],
-      [SegmentComponent.postings, postings],
-      [SegmentComponent.positions, positions],
-      [SegmentComponent.norms, encodeNorms(this.norms, this.maxDoc)],
-      [SegmentComponent.storedFields, this.stored.finish()],
-      [SegmentComponent.docValues, encodeDocValues(this.columns, this.maxDoc)],
-    ];
+  /**
+   * Encodes `components` and returns their files, keeping only their names, sizes and checksums:
+   * a merge hands each phase's files to storage as soon as the phase is done, instead of holding
+   * the whole segment. Each component is taken once; postings and positions go together.
+   */
+  take(components: readonly SegmentComponent[]): Map<string, Uint8Array> {
     const files = new Map<string, Uint8Array>();
-    const infos: FileInfo[] = [];
-    for (const [component, bytes] of parts) {
+    const add = (component: SegmentComponent, bytes: Uint8Array): void => {
       const name = componentFile(this.name, component);
       files.set(name, bytes);
-      infos.push({ name, size: bytes.length, crc32: crc32(bytes) });
-    }
-    return {
-      files,
-      info: { name: this.name, maxDoc: this.maxDoc, files: infos, fieldStats: this.fieldStats, liveDocs: null, deletedCount: 0 },
+      this.infos.set(component, { name, size: bytes.length, crc32: crc32(bytes) });
     };
+    for (const component of components) {
+      if (this.infos.has(component)) continue;
+      switch (component) {
+        case SegmentComponent.terms:
+          add(component, this.terms.finish());
+          break;
+        case SegmentComponent.postings:
+        case SegmentComponent.positions: {
+          const { postings, positions } = this.postings.finish();
+          add(SegmentComponent.postings, postings);
+          add(SegmentComponent.positions, positions);
+          break;
+        }
+        case SegmentComponent.norms:
+          add(component, encodeNorms(this.norms, this.maxDoc));
+          break;
+        case SegmentComponent.storedFields:
+          add(component, this.stored.finish());
+          break;
+        case SegmentComponent.docValues:
+          add(component, encodeDocValues(this.columns, this.maxDoc));
+          this.columns.length = 0;
+          break;
+      }
+    }
+    return files;
   }
+
+  /** The manifest entry of the segment, once every component has been taken. */
+  info(): SegmentInfo {
+    const files = segmentComponents.map((c) => this.infos.get(c) ?? missingComponent(this.name, c));
+    return { name: this.name, maxDoc: this.maxDoc, files, fieldStats: this.fieldStats, liveDocs: null, deletedCount: 0 };
+  }
+
+  /** Encodes every component and returns the segment. */
+  finish(): WrittenSegment {
+    const files = this.take(segmentComponents);
+    return { files, info: this.info() };
+  }
+}
+
+function missingComponent(segment: string, component: SegmentComponent): never {
+  throw new Error(`segment ${segment}: component ${component} was never written`);
 }
