@@ -304,7 +304,7 @@ export class Index {
     if (this.writer !== null) return this.writer.lastCommit.seq;
     const manifest = decodeManifest(await this.dir.readFile(MANIFEST_FILE));
     if (manifest.seq !== this.manifest.seq) {
-      const next = await openSnapshot(this.dir, manifest, manifest.seq);
+      const next = await openSnapshot(this.dir, manifest, manifest.seq, this.readonlySnapshot);
       this.readonlySnapshot?.release();
       this.readonlySnapshot = next;
       this.manifest = manifest;
@@ -372,10 +372,17 @@ async function removeOrphans(dir: Directory, manifest: Manifest, log: Logger): P
   }
 }
 
-async function openSnapshot(dir: Directory, manifest: Manifest, generation: number): Promise<Snapshot> {
+/**
+ * Opens the segments of a commit. Segment files never change once written, so a segment that
+ * `previous` already has keeps its reader and only its live docs are read again: following a
+ * commit costs the new segments, not the whole index.
+ */
+async function openSnapshot(dir: Directory, manifest: Manifest, generation: number, previous: Snapshot | null = null): Promise<Snapshot> {
+  const known = new Map((previous?.segments ?? []).map((s) => [s.reader.name, s.reader]));
   const segments = await Promise.all(
     manifest.segments.map(async (info) => {
-      const reader = await SegmentReader.open(dir, info);
+      const kept = known.get(info.name);
+      const reader = kept === undefined ? await SegmentReader.open(dir, info) : kept.withInfo(info);
       return { reader, liveDocs: await reader.readLiveDocs(dir) };
     }),
   );

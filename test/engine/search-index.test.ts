@@ -318,6 +318,26 @@ describe('Index', () => {
     await reader.close();
   });
 
+  it('follows commits read-only: new segments, and deletes and replacements in segments it already has', async () => {
+    const dir = new MemoryDirectory();
+    const writer = await Index.open(dir, { mapping, refreshIntervalMs: 0, writer: { merges: false } });
+    await writer.upsert([{ _id: 'a', title: 'alpha', year: 1 }, { _id: 'b', title: 'beta', year: 2 }, { _id: 'c', title: 'gamma', year: 3 }]);
+    await writer.commit();
+    const reader = await Index.open(dir, { readOnly: true });
+    const all = (): Record<string, unknown> =>
+      Object.fromEntries(reader.search({ query: { match_all: {} }, size: 100, fields: ['year'] }).hits.map((h) => [h._id, h.year]));
+    assert.deepEqual(all(), { a: 1, b: 2, c: 3 });
+    await writer.delete(['a']);
+    await writer.upsert([{ _id: 'b', title: 'beta two', year: 20 }, { _id: 'd', title: 'delta', year: 4 }]);
+    const { seq } = await writer.commit();
+    assert.deepEqual(all(), { a: 1, b: 2, c: 3 }, 'nothing changes before reload');
+    assert.equal(await reader.reload(), seq);
+    assert.deepEqual(all(), { b: 20, c: 3, d: 4 });
+    assert.equal(reader.search({ query: { match: { title: 'beta' } } }).total, 1);
+    await writer.close();
+    await reader.close();
+  });
+
   it('rejects queries on unknown or unsearchable fields with the field named', async () => {
     const index = await Index.open(new MemoryDirectory(), { mapping, refreshIntervalMs: 0 });
     assert.throws(() => index.search({ query: { match: { nope: 'x' } } }), /field "nope" is not in the mapping/);

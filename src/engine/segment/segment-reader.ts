@@ -134,6 +134,17 @@ export class SegmentReader {
     return new SegmentReader(info, SegmentLoad.ids, {}, idTerms, singletons ? null : await read(SegmentComponent.postings));
   }
 
+  /**
+   * The same segment as a newer manifest records it (its live docs and deletion count change, its
+   * files never do); the decoded parts are shared.
+   */
+  withInfo(info: SegmentInfo): SegmentReader {
+    if (info.name !== this.info.name) throw new Error(`segment ${this.info.name} cannot take the info of ${info.name}`);
+    const reader = new SegmentReader(info, this.load, this.parts, this.idTerms, this.idPostings);
+    reader.ids = this.ids;
+    return reader;
+  }
+
   /** Whether this reader holds everything searches and merges need (see {@link SegmentLoad}). */
   get searchable(): boolean {
     return this.load === SegmentLoad.full;
