@@ -37,9 +37,9 @@ const s3Store = z.strictObject({
 });
 
 /** Default `indexing.buffer_mb`. */
-export const DEFAULT_BUFFER_MB = 32;
+export const DEFAULT_BUFFER_MB = 16;
 /** Default `indexing.max_merged_segment_mb`. */
-export const DEFAULT_MAX_MERGED_SEGMENT_MB = 64;
+export const DEFAULT_MAX_MERGED_SEGMENT_MB = 32;
 
 /** `store`: exactly one of `local`, `memory`, `s3`. */
 export const storeSchema = z

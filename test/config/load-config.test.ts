@@ -23,8 +23,8 @@ describe('parseConfig', () => {
   });
 
   it('defaults the indexing section and rejects a non-positive size naming its path and line', () => {
-    assert.deepEqual(parseConfig('', 'c.yml', {}).config.indexing, { buffer_mb: 32, max_merged_segment_mb: 64 });
-    assert.deepEqual(parseConfig('indexing: { buffer_mb: 8 }\n', 'c.yml', {}).config.indexing, { buffer_mb: 8, max_merged_segment_mb: 64 });
+    assert.deepEqual(parseConfig('', 'c.yml', {}).config.indexing, { buffer_mb: 16, max_merged_segment_mb: 32 });
+    assert.deepEqual(parseConfig('indexing: { buffer_mb: 8 }\n', 'c.yml', {}).config.indexing, { buffer_mb: 8, max_merged_segment_mb: 32 });
     const error = configError('schema: {}\nindexing:\n  max_merged_segment_mb: 0\n');
     assert.match(error.message, /indexing\.max_merged_segment_mb/);
     assert.match(error.message, /c\.yml:3:/);
