@@ -6,8 +6,8 @@
  *    the same file through the ingest pipeline alone (decompress + split + JSON.parse, no engine)
  *    for the pipeline's own peak RSS.
  * 2. Overhead: indexes ../shared/data/npm-packages.jsonl.gz with `index file`, and with the engine
- *    alone (corpus parsed into memory first, untimed; upserts of 5,000 docs; one commit), and prints
- *    both rates and their ratio.
+ *    alone (corpus parsed into memory first, untimed; upserts of 5,000 docs; one commit; the same
+ *    writer settings and V8 flags as the executable), and prints both rates and their ratio.
  *
  * Run: `npm run build && node --import tsx bench/index-file.bench.ts`.
  */
@@ -22,8 +22,12 @@ import { createGunzip } from 'node:zlib';
 import { createInterface } from 'node:readline';
 import { Index, LocalDirectory } from '../src/index.js';
 import { decompressByMagic, readJsonlBatches } from '../src/ingest/index.js';
+import { writerTuning } from '../src/cli/modes/writer-tuning.js';
+import { DEFAULT_BUFFER_MB, DEFAULT_MAX_MERGED_SEGMENT_MB } from '../src/config/config-schema.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+/** The V8 flags of the executable's shebang (src/cli.ts), for children that run the engine directly. */
+const EXECUTABLE_V8_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=25'];
 const cli = join(root, 'dist', 'cli.js');
 const npmCorpus = join(root, '..', 'shared', 'data', 'npm-packages.jsonl.gz');
 
@@ -109,7 +113,14 @@ async function engineOnly(dir: string): Promise<void> {
   const docs: unknown[] = [];
   for await (const line of createInterface({ input: createReadStream(npmCorpus).pipe(createGunzip()) })) if (line !== '') docs.push(JSON.parse(line));
   const started = performance.now();
-  const index = await Index.open(await LocalDirectory.open(dir), { name: 'npm', mapping: { fields: NPM_FIELDS }, refreshIntervalMs: 0 });
+  // The CLI's default `indexing` settings, write-only like `index file`: only the pipeline differs.
+  const index = await Index.open(await LocalDirectory.open(dir), {
+    name: 'npm',
+    mapping: { fields: NPM_FIELDS },
+    refreshIntervalMs: 0,
+    searchable: false,
+    writer: writerTuning({ buffer_mb: DEFAULT_BUFFER_MB, max_merged_segment_mb: DEFAULT_MAX_MERGED_SEGMENT_MB }),
+  });
   for (let i = 0; i < docs.length; i += 5000) await index.upsert(docs.slice(i, i + 5000), { source: 'npm', firstLine: i + 1 });
   await index.commit();
   await index.close();
@@ -151,7 +162,7 @@ async function main(): Promise<void> {
     await writeFile(join(work, 'npm.yml'), `store: { local: { path: ./data } }\nschema:\n  npm:\n    fields:\n${NPM_MAPPING}\n`);
     const npm = await runYarrow(['index', 'file', '-c', 'npm.yml', '-i', 'npm', '-u', npmCorpus], work);
     const npmDone = docsPerSecond(npm.stderr);
-    const engine = await runNode(['--import', 'tsx', fileURLToPath(import.meta.url), '--engine-only', join(work, 'engine-npm')], root);
+    const engine = await runNode([...EXECUTABLE_V8_FLAGS, '--import', 'tsx', fileURLToPath(import.meta.url), '--engine-only', join(work, 'engine-npm')], root);
     const e = /engine docs=(\d+) seconds=([\d.]+)/.exec(engine.stderr);
     if (e === null) throw new Error(engine.stderr);
     const cliRate = npmDone.docs / npmDone.seconds;
