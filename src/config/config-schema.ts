@@ -76,6 +76,8 @@ export const configSchema = z
     api: z
       .strictObject({
         auth: z.strictObject({ tokens: z.array(z.string().min(1)).default([]) }).optional(),
+        /** Where the sample plant store keeps its index (default: the top-level `store`). */
+        plants: z.strictObject({ store: storeSchema.optional() }).optional(),
       })
       .optional(),
     indexing: z

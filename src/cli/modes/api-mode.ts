@@ -114,14 +114,14 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
 }
 
 /**
- * The sample plant store: its own index in the top-level store (directory `_plants`, a name no
- * index of the schema can take) and the config's bearer tokens.
+ * The sample plant store: its own index (directory `_plants`, a name no index of the schema can
+ * take) in `api.plants.store`, else the top-level store, and the config's bearer tokens.
  */
 async function openPlants(config: Config, log: Logger, stores: OpenedStore[], options: OpenStoreOptions): Promise<PlantService> {
   if (Object.hasOwn(config.schema, 'plants')) {
     throw new UsageError('index name "plants" is taken by the sample plant store in yarrow api and standalone (/plants): rename the index in the schema section');
   }
-  const store = await openStore(config.store, PLANT_STORE_DIR, options);
+  const store = await openStore(config.api?.plants?.store ?? config.store, PLANT_STORE_DIR, options);
   stores.push(store);
   const repository = await PlantRepository.open(store.dir, log);
   const tokens = config.api?.auth?.tokens ?? [];

@@ -51,4 +51,32 @@ describe('plant store durability', () => {
       await ws.cleanup();
     }
   });
+
+  it('keeps its index in api.plants.store, so two servers can share one store path', { timeout: 60_000 }, async () => {
+    const shared = await Workspace.create(PLANTS_CONFIG);
+    const other = await Workspace.create(`${PLANTS_CONFIG.replace('  movies:', '  books:')}  plants:
+    store: { local: { path: ./own-plants } }
+`);
+    try {
+      const env = { ...PLANT_ENV, DATA_DIR: `${shared.dir}/data` };
+      const first = await ServerProcess.start(shared, 'api', env);
+      try {
+        const second = await ServerProcess.start(other, 'api', env);
+        try {
+          assert.equal((await postPlant(first, '{"id":1,"name":"fern"}')).status, 200);
+          assert.equal((await postPlant(second, '{"id":2,"name":"ivy"}')).status, 200);
+          assert.deepEqual((await call(first, 'GET', '/plants')).json, [{ id: 1, name: 'fern' }]);
+          assert.deepEqual((await call(second, 'GET', '/plants')).json, [{ id: 2, name: 'ivy' }]);
+          assert.match(second.log, /own-plants/);
+        } finally {
+          assert.equal(await second.stop(), 0);
+        }
+      } finally {
+        assert.equal(await first.stop(), 0);
+      }
+    } finally {
+      await shared.cleanup();
+      await other.cleanup();
+    }
+  });
 });
