@@ -43,7 +43,11 @@ export async function runIndexFile(options: IndexFileOptions, ctx: ModeContext):
     const objects = await source.list();
     if (objects.length === 0) throw new SourceError(`${options.url}: no files to index`, options.url);
     const indexConfig = loaded.config.schema[options.index];
-    const store = await openStore(indexConfig.store ?? loaded.config.store, options.index);
+    const store = await openStore(indexConfig.store ?? loaded.config.store, options.index, {
+      env: ctx.env,
+      // The S3 directory then refuses to publish: the file's commit fails and nothing of it is kept.
+      onLeaseLost: (reason) => { log.error(`the write lease of index ${options.index} was lost (${reason}): nothing more will be committed`); },
+    });
     if (indexConfig.store?.memory !== undefined || (indexConfig.store === undefined && loaded.config.store.memory !== undefined)) {
       log.warn('the store is memory: the index is discarded when this process exits');
     }
@@ -95,7 +99,11 @@ export async function runIndexFile(options: IndexFileOptions, ctx: ModeContext):
           `index ${options.index} is at seq=${seq}`,
       );
     } finally {
-      await index.close();
+      try {
+        await index.close();
+      } finally {
+        store.close();
+      }
     }
   } finally {
     (source as { close?: () => void }).close?.();

@@ -50,7 +50,11 @@ export async function runIndexKafka(options: IndexKafkaOptions, ctx: ModeContext
     throw e;
   }
   const indexConfig = loaded.config.schema[options.index];
-  const store = await openStore(indexConfig.store ?? loaded.config.store, options.index);
+  const store = await openStore(indexConfig.store ?? loaded.config.store, options.index, {
+    env: ctx.env,
+    // The S3 directory then refuses to publish: the next index commit fails and offsets stay behind it.
+    onLeaseLost: (reason) => { log.error(`the write lease of index ${options.index} was lost (${reason}): nothing more will be committed`); },
+  });
   if (indexConfig.store?.memory !== undefined || (indexConfig.store === undefined && loaded.config.store.memory !== undefined)) {
     log.warn('the store is memory: the index is discarded when this process exits, and the next run resumes from the group offsets');
   }
@@ -79,8 +83,12 @@ export async function runIndexKafka(options: IndexKafkaOptions, ctx: ModeContext
       `stopped: ${result.messages} messages in ${result.seconds.toFixed(1)} s (${Math.round(result.messages / Math.max(result.seconds, 1e-3))} msg/s); index ${options.index} is at seq=${seq}`,
     );
   } finally {
-    await index.close();
-    if (server !== null) await new Promise((resolve) => server?.close(resolve));
+    try {
+      await index.close();
+    } finally {
+      store.close();
+      if (server !== null) await new Promise((resolve) => server?.close(resolve));
+    }
   }
   return 0;
 }

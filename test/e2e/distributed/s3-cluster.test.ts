@@ -159,4 +159,21 @@ describe('distributed mode on S3: one writer, two searchers', () => {
       assert.equal(await standalone.stop('SIGTERM'), 0);
     }
   });
+
+  it('index file into the S3 store: the bulk load is published and a searcher serves it', { timeout: 90_000 }, async () => {
+    // Runs after the tests above, whose writers released the lease when they stopped.
+    await ws.write('more.jsonl', movieLines('f', 300));
+    const searcher = await start('search', 'work-s3-file');
+    try {
+      const before = await total(searcher);
+      const run = await ws.run(['index', 'file', '-c', 'conf.yml', '-i', 'movies', '-u', 'more.jsonl'], { ...env, WORK_DIR: 'work-file' });
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stderr, /indexing done: 300 docs/);
+      await eventually(async () => (await total(searcher)) === before + 300, 'the searcher serves the loaded file');
+      const found = await searcher.search('movies', { query: { match: { title: { query: 'f 137', operator: 'and' } } }, size: 100 });
+      assert.ok(found.json.hits.some((h: { _id: string }) => h._id === 'f137'), JSON.stringify(found.json));
+    } finally {
+      assert.equal(await searcher.stop('SIGTERM'), 0);
+    }
+  });
 });
