@@ -36,6 +36,16 @@ export const CORPORA: Readonly<Record<CorpusName, CorpusSpec>> = {
   },
 };
 
+/** The `schema` section that the CLI benchmarks (index file, Kafka, S3) give the npm corpus. */
+export const NPM_SCHEMA_YAML = `schema:
+  npm:
+    fields:
+      _id: { type: id }
+      name: { type: text, search: { lexical: { analyze: english } } }
+      summary: { type: text, search: { lexical: { analyze: english } } }
+      downloads_a_month: { type: long, sort: true, filter: true }
+`;
+
 /** The repository root (bench/ lives directly under it). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -24,6 +24,7 @@ import { Index, LocalDirectory } from '../src/index.js';
 import { decompressByMagic, readJsonlBatches } from '../src/ingest/index.js';
 import { writerTuning } from '../src/cli/modes/writer-tuning.js';
 import { DEFAULT_BUFFER_MB, DEFAULT_MAX_MERGED_SEGMENT_MB } from '../src/config/config-schema.js';
+import { NPM_SCHEMA_YAML } from './corpus.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** The V8 flags of the executable's shebang (src/cli.ts), for children that run the engine directly. */
@@ -40,9 +41,6 @@ const NPM_FIELDS = {
   summary: { type: 'text', search: { lexical: { analyze: 'english' } } },
   downloads_a_month: { type: 'long', sort: true, filter: true },
 };
-const NPM_MAPPING = `      name: { type: text, search: { lexical: { analyze: english } } }
-      summary: { type: text, search: { lexical: { analyze: english } } }
-      downloads_a_month: { type: long, sort: true, filter: true }`;
 
 interface ChildFigures {
   readonly seconds: number;
@@ -159,7 +157,7 @@ async function main(): Promise<void> {
     console.log(`ingest pipeline alone (read + split + JSON.parse), same file: ${pipeline.seconds.toFixed(1)} s, peak RSS ${mb(pipeline.maxRssBytes)}`);
     await rm(file);
 
-    await writeFile(join(work, 'npm.yml'), `store: { local: { path: ./data } }\nschema:\n  npm:\n    fields:\n${NPM_MAPPING}\n`);
+    await writeFile(join(work, 'npm.yml'), `store: { local: { path: ./data } }\n${NPM_SCHEMA_YAML}`);
     const npm = await runYarrow(['index', 'file', '-c', 'npm.yml', '-i', 'npm', '-u', npmCorpus], work);
     const npmDone = docsPerSecond(npm.stderr);
     const engine = await runNode([...EXECUTABLE_V8_FLAGS, '--import', 'tsx', fileURLToPath(import.meta.url), '--engine-only', join(work, 'engine-npm')], root);

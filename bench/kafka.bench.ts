@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
 import { Admin, Producer } from '@platformatic/kafka';
 import { startKafkaBroker } from '../scripts/kafka/kafka-broker.js';
+import { NPM_SCHEMA_YAML } from './corpus.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'dist', 'cli.js');
@@ -27,14 +28,7 @@ const topic = 'npm';
 
 const CONFIG = `store:
   local: { path: ./data }
-schema:
-  npm:
-    fields:
-      _id: { type: id }
-      name: { type: text, search: { lexical: { analyze: english } } }
-      summary: { type: text, search: { lexical: { analyze: english } } }
-      downloads_a_month: { type: long, sort: true, filter: true }
-`;
+${NPM_SCHEMA_YAML}`;
 
 async function fill(bootstrap: string): Promise<number> {
   const admin = new Admin({ clientId: 'bench-admin', bootstrapBrokers: [bootstrap] });

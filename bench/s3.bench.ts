@@ -20,7 +20,7 @@ import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { startMoto } from '../test/e2e/cli/moto-server.js';
-import { CORPORA, REPO_ROOT, dataDir, docLimit } from './corpus.js';
+import { CORPORA, NPM_SCHEMA_YAML, REPO_ROOT, dataDir, docLimit } from './corpus.js';
 import { MB, int, num, table } from './format.js';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
@@ -30,14 +30,7 @@ const credentials = { AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench'
 
 const config = (endpoint: string): string => `store:
   s3: { bucket: bench, prefix: yarrow, endpoint: "${endpoint}", workPath: "\${WORK_DIR}", pollIntervalMs: ${pollMs} }
-schema:
-  npm:
-    fields:
-      _id: { type: id }
-      name: { type: text, search: { lexical: { analyze: english } } }
-      summary: { type: text, search: { lexical: { analyze: english } } }
-      downloads_a_month: { type: long, sort: true, filter: true }
-`;
+${NPM_SCHEMA_YAML}`;
 
 interface Proc {
   child: ChildProcess;

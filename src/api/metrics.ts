@@ -4,7 +4,7 @@
  * histograms, documents indexed, commits, refreshes, reloads, and per-index gauges read at scrape.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { IndexEvents, ServedIndex, StorageTransfers } from './served-index.js';
+import type { IndexEvents, ServedIndex } from './served-index.js';
 
 /** The server's metrics. */
 export class ApiMetrics implements IndexEvents {
@@ -31,8 +31,9 @@ export class ApiMetrics implements IndexEvents {
     });
     this.docsIndexed = new Counter({ name: 'yarrow_docs_indexed_total', help: 'Documents accepted by _index (durable)', labelNames: ['index'], registers });
     this.bytesIndexed = new Counter({ name: 'yarrow_index_body_bytes_total', help: 'Decoded _index body bytes accepted', labelNames: ['index'], registers });
-    // Read from the engine at scrape time, so automatic commits and refreshes count too.
-    const activity = (name: string, help: string, read: (s: ServedIndex) => number): Counter<'index'> =>
+    // Counters read from the engine and the store at scrape time, so automatic commits and
+    // refreshes count too; an index without the figure (a local store's transfers) is left out.
+    const collected = (name: string, help: string, read: (s: ServedIndex) => number | undefined): Counter<'index'> =>
       new Counter({
         name,
         help,
@@ -40,11 +41,14 @@ export class ApiMetrics implements IndexEvents {
         registers,
         collect() {
           this.reset();
-          for (const s of indexes()) this.inc({ index: s.name }, read(s));
+          for (const s of indexes()) {
+            const value = read(s);
+            if (value !== undefined) this.inc({ index: s.name }, value);
+          }
         },
       });
-    this.commits = activity('yarrow_commits_total', 'Commits this process made (_flush, automatic, shutdown)', (s) => s.index().stats().commits);
-    this.refreshes = activity('yarrow_refreshes_total', 'Refreshes that made buffered documents searchable', (s) => s.index().stats().refreshes);
+    this.commits = collected('yarrow_commits_total', 'Commits this process made (_flush, automatic, shutdown)', (s) => s.index().stats().commits);
+    this.refreshes = collected('yarrow_refreshes_total', 'Refreshes that made buffered documents searchable', (s) => s.index().stats().refreshes);
     this.reloads = new Counter({ name: 'yarrow_reloads_total', help: 'Commits picked up by a read-only index', labelNames: ['index'], registers });
     this.pollFailures = new Counter({ name: 'yarrow_poll_errors_total', help: 'Failed polls for new commits of a read-only index (retried with backoff)', labelNames: ['index'], registers });
     const gauge = (name: string, help: string, read: (s: ServedIndex) => Promise<number | null>): void => {
@@ -70,24 +74,9 @@ export class ApiMetrics implements IndexEvents {
     gauge('yarrow_index_buffered_docs', 'Documents written but not yet searchable', (s) => Promise.resolve(stat(s).bufferedDocs));
     gauge('yarrow_wal_bytes', 'Bytes of write-ahead log on disk', (s) => s.walBytes());
     gauge('yarrow_index_commit_age_seconds', 'Seconds since the served commit was made', (s) => Promise.resolve(s.health().commitAgeSeconds));
-    const transfer = (name: string, help: string, read: (t: StorageTransfers) => number): void => {
-      new Counter({
-        name,
-        help,
-        labelNames: ['index'],
-        registers,
-        collect() {
-          this.reset();
-          for (const s of indexes()) {
-            const t = s.transfers();
-            if (t !== undefined) this.inc({ index: s.name }, read(t));
-          }
-        },
-      });
-    };
-    transfer('yarrow_storage_downloaded_bytes_total', 'Bytes downloaded from object storage', (t) => t.bytesDownloaded);
-    transfer('yarrow_storage_uploaded_bytes_total', 'Bytes uploaded to object storage', (t) => t.bytesUploaded);
-    transfer('yarrow_storage_requests_total', 'Requests sent to object storage', (t) => t.requests);
+    collected('yarrow_storage_downloaded_bytes_total', 'Bytes downloaded from object storage', (s) => s.transfers()?.bytesDownloaded);
+    collected('yarrow_storage_uploaded_bytes_total', 'Bytes uploaded to object storage', (s) => s.transfers()?.bytesUploaded);
+    collected('yarrow_storage_requests_total', 'Requests sent to object storage', (s) => s.transfers()?.requests);
   }
 
   /** Records one finished request. */

@@ -4,15 +4,12 @@
  * config, storage, sources and the engine are wired together.
  */
 import { loadConfig } from '../../config/index.js';
-import { Index } from '../../engine/index.js';
 import { FileIndexer, HttpFileSource, LocalFileSource, parseSourceUrl, ProgressReporter, SourceError, SourceUrlError } from '../../ingest/index.js';
 import type { FileSource, SourceUrl } from '../../ingest/index.js';
-import { engineLogger } from '../cli-logger.js';
 import { TerminalProgressBar } from '../progress-bar.js';
 import { InterruptedError, UsageError } from '../usage-error.js';
 import type { CommonOptions, ModeContext } from './mode-context.js';
-import { openStore } from './open-store.js';
-import { writerTuning } from './writer-tuning.js';
+import { mappingOf, openPullIndex } from './pull-index.js';
 
 /** Options of `index file` (SPEC §1.1). */
 export interface IndexFileOptions extends CommonOptions {
@@ -27,12 +24,7 @@ export interface IndexFileOptions extends CommonOptions {
 export async function runIndexFile(options: IndexFileOptions, ctx: ModeContext): Promise<number> {
   const { log } = ctx;
   const loaded = await loadConfig(options.config, ctx.env);
-  const mapping = loaded.mappings.get(options.index);
-  if (mapping === undefined) {
-    const known = [...loaded.mappings.keys()];
-    const has = known.length === 0 ? 'its schema section is empty' : `it defines ${known.join(', ')}`;
-    throw new UsageError(`-i, --index: the config ${options.config} has no index "${options.index}" in its schema (${has})`);
-  }
+  const mapping = mappingOf(loaded, options.config, options.index);
   const url = parseUrl(options.url);
   if (options.endpoint !== undefined && url.kind !== 's3') {
     throw new UsageError(`-e, --endpoint applies to s3:// URLs only, but -u is ${options.url}`);
@@ -42,24 +34,10 @@ export async function runIndexFile(options: IndexFileOptions, ctx: ModeContext):
   try {
     const objects = await source.list();
     if (objects.length === 0) throw new SourceError(`${options.url}: no files to index`, options.url);
-    const indexConfig = loaded.config.schema[options.index];
-    const store = await openStore(indexConfig.store ?? loaded.config.store, options.index, {
-      env: ctx.env,
-      // The S3 directory then refuses to publish: the file's commit fails and nothing of it is kept.
-      onLeaseLost: (reason) => { log.error(`the write lease of index ${options.index} was lost (${reason}): nothing more will be committed`); },
-    });
-    if (indexConfig.store?.memory !== undefined || (indexConfig.store === undefined && loaded.config.store.memory !== undefined)) {
-      log.warn('the store is memory: the index is discarded when this process exits');
-    }
-    const index = await Index.open(store.dir, {
-      name: options.index,
-      mapping,
-      logger: engineLogger(log),
-      refreshIntervalMs: 0,
-      // A bulk load never searches: id-only segment readers keep memory flat whatever the index size.
-      searchable: false,
+    const { index, store, close } = await openPullIndex(loaded, options.index, mapping, ctx, {
+      memoryWarning: 'the store is memory: the index is discarded when this process exits',
       // A file must commit whole or not at all, so no size-triggered commit may cut one in two.
-      writer: { ...writerTuning(loaded.config.indexing), maxWalBytes: Number.MAX_SAFE_INTEGER },
+      writer: { maxWalBytes: Number.MAX_SAFE_INTEGER },
     });
     try {
       const display = ctx.stderr.isTTY === true ? new TerminalProgressBar(ctx.stderr, ctx.sink) : null;
@@ -99,11 +77,7 @@ export async function runIndexFile(options: IndexFileOptions, ctx: ModeContext):
           `index ${options.index} is at seq=${seq}`,
       );
     } finally {
-      try {
-        await index.close();
-      } finally {
-        store.close();
-      }
+      await close();
     }
   } finally {
     (source as { close?: () => void }).close?.();

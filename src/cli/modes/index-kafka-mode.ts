@@ -7,13 +7,10 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../config/index.js';
-import { Index } from '../../engine/index.js';
 import type { KafkaMetrics, KafkaOffset, KafkaSettings } from '../../ingest/kafka/index.js';
-import { engineLogger } from '../cli-logger.js';
 import { UsageError } from '../usage-error.js';
 import type { CommonOptions, ModeContext } from './mode-context.js';
-import { openStore } from './open-store.js';
-import { writerTuning } from './writer-tuning.js';
+import { mappingOf, openPullIndex } from './pull-index.js';
 
 export type { KafkaOffset } from '../../ingest/kafka/index.js';
 
@@ -34,12 +31,7 @@ export async function runIndexKafka(options: IndexKafkaOptions, ctx: ModeContext
   const { log } = ctx;
   if (options.config === undefined) throw new UsageError('-c, --config is required for index kafka');
   const loaded = await loadConfig(options.config, ctx.env);
-  const mapping = loaded.mappings.get(options.index);
-  if (mapping === undefined) {
-    const known = [...loaded.mappings.keys()];
-    const has = known.length === 0 ? 'its schema section is empty' : `it defines ${known.join(', ')}`;
-    throw new UsageError(`-i, --index: the config ${options.config} has no index "${options.index}" in its schema (${has})`);
-  }
+  const mapping = mappingOf(loaded, options.config, options.index);
   // The Kafka client loads only for this mode.
   const kafka = await import('../../ingest/kafka/index.js');
   let settings: KafkaSettings;
@@ -49,17 +41,9 @@ export async function runIndexKafka(options: IndexKafkaOptions, ctx: ModeContext
     if (e instanceof kafka.KafkaOptionsError) throw new UsageError(e.message);
     throw e;
   }
-  const indexConfig = loaded.config.schema[options.index];
-  const store = await openStore(indexConfig.store ?? loaded.config.store, options.index, {
-    env: ctx.env,
-    // The S3 directory then refuses to publish: the next index commit fails and offsets stay behind it.
-    onLeaseLost: (reason) => { log.error(`the write lease of index ${options.index} was lost (${reason}): nothing more will be committed`); },
+  const { index, store, close } = await openPullIndex(loaded, options.index, mapping, ctx, {
+    memoryWarning: 'the store is memory: the index is discarded when this process exits, and the next run resumes from the group offsets',
   });
-  if (indexConfig.store?.memory !== undefined || (indexConfig.store === undefined && loaded.config.store.memory !== undefined)) {
-    log.warn('the store is memory: the index is discarded when this process exits, and the next run resumes from the group offsets');
-  }
-  // A pull indexer never searches: id-only segment readers keep its memory flat.
-  const index = await Index.open(store.dir, { name: options.index, mapping, logger: engineLogger(log), refreshIntervalMs: 0, searchable: false, writer: writerTuning(loaded.config.indexing) });
   const metrics = new kafka.KafkaMetrics();
   let server: Server | null = null;
   try {
@@ -84,9 +68,8 @@ export async function runIndexKafka(options: IndexKafkaOptions, ctx: ModeContext
     );
   } finally {
     try {
-      await index.close();
+      await close();
     } finally {
-      store.close();
       if (server !== null) await new Promise((resolve) => server?.close(resolve));
     }
   }

@@ -58,7 +58,7 @@ export interface WriterOptions {
   readonly mergePolicy: Partial<MergePolicyOptions>;
   /**
    * What the writer's segment readers load: `full` for an index that is also searched, `ids` for a
-   * write-only process (memory stays at a few bytes per id; merges load their sources in full).
+   * write-only process (memory stays at a few bytes per id; a merge loads its sources phase by phase).
    */
   readonly segmentLoad: SegmentLoad;
 }
@@ -101,7 +101,8 @@ export class IndexWriter {
   private nextSegmentId: number;
   private checkpoints: Record<string, unknown>;
   private dirty = false;
-  private readonly merging = new Set<Promise<boolean>>();
+  /** The merge running now, if any (one at a time, see maybeMerge); it never rejects. */
+  private runningMerge: Promise<boolean> | null = null;
   private readonly deletions = new Set<Promise<void>>();
   private failure: Error | null = null;
   private closing = false;
@@ -244,7 +245,7 @@ export class IndexWriter {
    */
   async rollback(): Promise<CommitResult> {
     this.checkOpen();
-    while (this.merging.size > 0) await Promise.allSettled([...this.merging]);
+    while (this.runningMerge !== null) await this.runningMerge;
     return this.mutex.run(async () => {
       // Nothing written, deleted, merged or checkpointed since the commit: nothing to undo.
       if (!this.dirty) return { seq: this.committed.seq, files: manifestFiles(this.committed) };
@@ -280,9 +281,8 @@ export class IndexWriter {
     // No merge may start from here on: its segment id and files would outlive this writer.
     this.closing = true;
     try {
-      while (this.merging.size > 0) await Promise.allSettled([...this.merging]);
+      while (this.runningMerge !== null) await this.runningMerge;
       if (this.failure === null) await this.mutex.run(() => this.commitLocked());
-      while (this.merging.size > 0) await Promise.allSettled([...this.merging]);
     } finally {
       this.closed = true;
       await this.wal.close().catch((e: unknown) => { this.log.warn(`closing the write-ahead log failed: ${(e as Error).message}`); });
@@ -429,7 +429,7 @@ export class IndexWriter {
    * Each finished merge plans the next.
    */
   private maybeMerge(): void {
-    if (!this.options.merges || this.closing || this.closed || this.failure !== null || this.merging.size > 0) return;
+    if (!this.options.merges || this.closing || this.closed || this.failure !== null || this.runningMerge !== null) return;
     const eligible = this.segments.filter((s) => !s.merging);
     const plans = planMerges(
       eligible.map((s) => ({ name: s.info.name, maxDoc: s.info.maxDoc, liveDocs: s.liveDocs.liveCount, sizeBytes: segmentBytes(s.info) })),
@@ -447,9 +447,9 @@ export class IndexWriter {
         return false;
       },
     );
-    this.merging.add(task);
+    this.runningMerge = task;
     void task.then((succeeded) => {
-      this.merging.delete(task);
+      this.runningMerge = null;
       // After a failure the next refresh or commit plans again, rather than retrying in a loop.
       if (succeeded) this.maybeMerge();
     });
@@ -465,11 +465,11 @@ export class IndexWriter {
     }
     const startLive = sources.map((s) => s.liveDocs);
     const name = segmentName(this.allocateSegmentId());
-    const { reader, info, docMaps, fileNames } = await this.writeMerged(name, sources, startLive);
+    const { reader, info, docMaps } = await this.writeMerged(name, sources, startLive);
     await this.mutex.run(() => {
       if (this.closed || this.failure !== null || !sources.every((s) => this.segments.includes(s))) {
         // A rollback (or close) replaced the sources meanwhile: the merge result is obsolete.
-        for (const file of fileNames) this.deleteLater(file);
+        for (const file of info.files) this.deleteLater(file.name);
         return;
       }
       // Carry over deletes that happened while merging.
@@ -504,7 +504,7 @@ export class IndexWriter {
     name: string,
     segments: readonly LiveSegment[],
     liveDocs: readonly LiveDocs[],
-  ): Promise<{ reader: SegmentReader; info: SegmentInfo; docMaps: readonly Int32Array[]; fileNames: string[] }> {
+  ): Promise<{ reader: SegmentReader; info: SegmentInfo; docMaps: readonly Int32Array[] }> {
     const sources: MergeSource[] = segments.map((s, i) => ({
       maxDoc: s.info.maxDoc,
       liveDocs: liveDocs[i],
@@ -517,7 +517,7 @@ export class IndexWriter {
         await this.writeFiles(files);
       });
       const reader = await SegmentReader.open(this.dir, info, undefined, this.options.segmentLoad);
-      return { reader, info, docMaps, fileNames: written };
+      return { reader, info, docMaps };
     } catch (e) {
       for (const file of written) this.deleteLater(file);
       throw e;

@@ -44,10 +44,8 @@ export function errorLines(run: CliRun): string[] {
   return run.stderr.split('\n').filter((l) => l.startsWith('error:'));
 }
 
-/** The movies mapping used by the CLI tests; `year` is required. */
-export const MOVIES_CONFIG = `store:
-  local: { path: \${DATA_DIR:-./data} }
-schema:
+/** The `schema` section of the tests' movies index (`year` is required), for configs that differ only in their store. */
+export const MOVIES_SCHEMA = `schema:
   movies:
     fields:
       _id:    { type: id }
@@ -55,6 +53,11 @@ schema:
       genres: { type: "text[]", search: false, filter: true }
       year:   { type: int, filter: true, required: true }
 `;
+
+/** The movies config used by the CLI tests: a local store (DATA_DIR, default ./data). */
+export const MOVIES_CONFIG = `store:
+  local: { path: \${DATA_DIR:-./data} }
+${MOVIES_SCHEMA}`;
 
 /** A temporary directory with a config; removed by `cleanup`. */
 export class Workspace {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { after, before, describe, it } from 'node:test';
-import { movieLines, Workspace } from '../cli/cli-harness.js';
+import { MOVIES_SCHEMA, movieLines, Workspace } from '../cli/cli-harness.js';
 import { eventually, ServerProcess } from '../api/server-harness.js';
 import { freshBucket, stopTestS3Server, TEST_CREDENTIALS } from '../../helpers/s3-test-bucket.js';
 
@@ -19,14 +19,7 @@ const CONFIG = `store:
     workPath: \${WORK_DIR}
     pollIntervalMs: ${POLL_MS}
     lockTtlMs: 3000
-schema:
-  movies:
-    fields:
-      _id:    { type: id }
-      title:  { type: text, search: { lexical: { analyze: english } } }
-      genres: { type: "text[]", search: false, filter: true }
-      year:   { type: int, filter: true, required: true }
-`;
+${MOVIES_SCHEMA}`;
 
 interface Health {
   status: string;

@@ -1,0 +1,77 @@
+/**
+ * What the pull indexers (`index file`, `index kafka`) share: finding the `-i` index in the config
+ * and opening its store and a write-only index tuned by the config's `indexing` section.
+ */
+import type { LoadedConfig } from '../../config/index.js';
+import { Index } from '../../engine/index.js';
+import type { Mapping, WriterOptions } from '../../engine/index.js';
+import { engineLogger } from '../cli-logger.js';
+import { UsageError } from '../usage-error.js';
+import type { ModeContext } from './mode-context.js';
+import { openStore } from './open-store.js';
+import type { OpenedStore } from './open-store.js';
+import { writerTuning } from './writer-tuning.js';
+
+/** The mapping of index `name`, or a usage error listing the indexes the config defines. */
+export function mappingOf(loaded: LoadedConfig, configPath: string, name: string): Mapping {
+  const mapping = loaded.mappings.get(name);
+  if (mapping !== undefined) return mapping;
+  const known = [...loaded.mappings.keys()];
+  const has = known.length === 0 ? 'its schema section is empty' : `it defines ${known.join(', ')}`;
+  throw new UsageError(`-i, --index: the config ${configPath} has no index "${name}" in its schema (${has})`);
+}
+
+/** An index opened for a pull indexer, with the store it lives in. */
+export interface PullIndex {
+  readonly index: Index;
+  readonly store: OpenedStore;
+  /** Closes the index (committing what is pending), then the store. */
+  readonly close: () => Promise<void>;
+}
+
+/**
+ * Opens index `name` write-only: a pull indexer never searches, so its segment readers keep only
+ * ids and its memory stays flat. `memoryWarning` is logged when the store is memory; `writer`
+ * adds to the writer options the `indexing` section gives.
+ */
+export async function openPullIndex(
+  loaded: LoadedConfig,
+  name: string,
+  mapping: Mapping,
+  ctx: ModeContext,
+  options: { readonly memoryWarning: string; readonly writer?: Partial<WriterOptions> },
+): Promise<PullIndex> {
+  const { log } = ctx;
+  const storeConfig = loaded.config.schema[name].store ?? loaded.config.store;
+  const store = await openStore(storeConfig, name, {
+    env: ctx.env,
+    // The S3 directory then refuses to publish, so the next commit fails with the reason.
+    onLeaseLost: (reason) => { log.error(`the write lease of index ${name} was lost (${reason}): nothing more will be committed`); },
+  });
+  if (storeConfig.memory !== undefined) log.warn(options.memoryWarning);
+  let index: Index;
+  try {
+    index = await Index.open(store.dir, {
+      name,
+      mapping,
+      logger: engineLogger(log),
+      refreshIntervalMs: 0,
+      searchable: false,
+      writer: { ...writerTuning(loaded.config.indexing), ...options.writer },
+    });
+  } catch (e) {
+    store.close();
+    throw e;
+  }
+  return {
+    index,
+    store,
+    close: async () => {
+      try {
+        await index.close();
+      } finally {
+        store.close();
+      }
+    },
+  };
+}
