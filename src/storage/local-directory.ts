@@ -13,6 +13,7 @@ import { assertFileName } from './file-name.js';
 import { LocalAppender } from './local-appender.js';
 import { obtainLocalLock } from './local-lock.js';
 import { fileNotFoundError, rangePastEndError } from './lock-owner.js';
+import { readFully } from './read-fully.js';
 import { errorCode } from './system-error.js';
 
 /** Errors of platforms that cannot open or fsync a directory (Windows, some network mounts). */
@@ -76,13 +77,8 @@ export class LocalDirectory implements Directory {
       throw error;
     }
     try {
-      const bytes = new Uint8Array(length);
-      let filled = 0;
-      while (filled < length) {
-        const { bytesRead } = await handle.read(bytes, filled, length - filled, offset + filled);
-        if (bytesRead === 0) throw rangePastEndError(name, offset, length, offset + filled);
-        filled += bytesRead;
-      }
+      const bytes = await readFully(handle, offset, length);
+      if (bytes === null) throw rangePastEndError(name, offset, length, (await handle.stat()).size);
       return bytes;
     } finally {
       await handle.close();

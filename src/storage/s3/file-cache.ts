@@ -8,6 +8,7 @@
 import { mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorCode } from '../system-error.js';
+import { readFully } from '../read-fully.js';
 
 /** A bounded LRU cache of whole files on local disk. */
 export class FileCache {
@@ -80,14 +81,8 @@ export class FileCache {
       return undefined;
     }
     try {
-      const bytes = new Uint8Array(length);
-      let filled = 0;
-      while (filled < length) {
-        const { bytesRead } = await handle.read(bytes, filled, length - filled, offset + filled);
-        if (bytesRead === 0) return null;
-        filled += bytesRead;
-      }
-      this.touch(name);
+      const bytes = await readFully(handle, offset, length);
+      if (bytes !== null) this.touch(name);
       return bytes;
     } finally {
       await handle.close();
