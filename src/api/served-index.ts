@@ -4,6 +4,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { walGenerationOf } from '../engine/index.js';
 import type { Index, Logger } from '../engine/index.js';
 
 /** What a served index reports to the server's metrics (commits and refreshes are read from the engine). */
@@ -57,7 +58,7 @@ async function walBytesIn(path: string | null): Promise<number> {
   if (path === null) return 0;
   let total = 0;
   for (const name of await readdir(path).catch(() => [])) {
-    if (!name.startsWith('wal-')) continue;
+    if (walGenerationOf(name) === undefined) continue;
     total += await stat(join(path, name)).then((s) => s.size, () => 0);
   }
   return total;

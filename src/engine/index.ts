@@ -8,6 +8,8 @@
  * S3 code (enforced by the dependency rules in .dependency-cruiser.cjs).
  */
 export { Index, LOCK_FILE } from './search-index.js';
+export { IndexFiles, indexFileKinds, fileKindOf, isDataFile, isMutableFile, walFile, walGenerationOf, MANIFEST_FILE } from './index-files.js';
+export type { IndexFileKind, FileLifetime } from './index-files.js';
 export type { IndexOpenOptions, SearchRequest, SearchResponse, SearchHit, IndexStats, BatchSource } from './search-index.js';
 export type { CommitResult, WriterOptions } from './commit/index-writer.js';
 export type { Directory, Appender, Lock, LockOwner } from './directory.js';

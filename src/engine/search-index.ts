@@ -9,10 +9,11 @@ import { verifyChecksum } from './codec/file-format.js';
 import { IndexWriter, defaultWriterOptions, liveDocsGeneration, writeManifest } from './commit/index-writer.js';
 import { TimeSlicer } from './event-loop.js';
 import type { CommitResult, PreparedDocument, WriterOptions } from './commit/index-writer.js';
-import { FORMAT_VERSION, MANIFEST_FILE, MANIFEST_TEMP_FILE, decodeManifest, manifestFiles } from './commit/manifest.js';
+import { FORMAT_VERSION, MANIFEST_FILE, decodeManifest, manifestFiles } from './commit/manifest.js';
 import type { Manifest } from './commit/manifest.js';
 import { WriteAheadLog, walFile, walGenerationOf } from './commit/write-ahead-log.js';
 import type { Directory } from './directory.js';
+import { IndexFiles, LOCK_FILE, fileKindOf, isDataFile } from './index-files.js';
 import { ErrorCode, YarrowError } from './errors.js';
 import { silentLogger } from './logger.js';
 import type { Logger } from './logger.js';
@@ -27,8 +28,7 @@ import type { SearchRequest, SearchResponse } from './search/search-request.js';
 
 export type { SearchRequest, SearchResponse, SearchHit } from './search/search-request.js';
 
-/** Name of the write lock file in an index directory. */
-export const LOCK_FILE = 'write.lock';
+export { LOCK_FILE };
 
 /** How to open an index. */
 export interface IndexOpenOptions {
@@ -359,15 +359,22 @@ function checkSameMapping(existing: Mapping, given: Mapping, name: string): void
   }
 }
 
-/** Deletes files that no commit references: leftovers of a crash between flush and commit. */
+/**
+ * Deletes files this engine wrote and no commit references: leftovers of a crash between flush and
+ * commit (segment files, live docs, a manifest temp file) and log generations the commit covers.
+ * Names the registry does not know are never touched. Data files are logged at info by name.
+ */
 async function removeOrphans(dir: Directory, manifest: Manifest, log: Logger): Promise<void> {
-  const keep = new Set([MANIFEST_FILE, LOCK_FILE, ...manifestFiles(manifest)]);
+  const keep = new Set(manifestFiles(manifest));
   for (const name of await dir.list()) {
     if (keep.has(name)) continue;
+    const kind = fileKindOf(name);
+    if (kind === undefined) continue;
     const gen = walGenerationOf(name);
-    if (gen !== undefined && gen >= manifest.walGeneration) continue;
-    if (name !== MANIFEST_TEMP_FILE && gen === undefined && !/^seg-/.test(name)) continue;
-    log.debug(`removing unreferenced file ${name}`);
+    const garbage = kind === IndexFiles.manifestTemp || kind.lifetime === 'immutable' || (gen !== undefined && gen < manifest.walGeneration);
+    if (!garbage) continue;
+    if (isDataFile(name)) log.info(`removing ${name}: no commit references it (seq=${manifest.seq})`, { file: name, seq: manifest.seq });
+    else log.debug(`removing unreferenced file ${name}`);
     await dir.delete(name);
   }
 }

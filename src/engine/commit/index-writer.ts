@@ -15,7 +15,8 @@ import type { Logger } from '../logger.js';
 import type { Mapping } from '../schema/mapping.js';
 import { mappingToJson } from '../schema/mapping.js';
 import type { ValidDocument } from '../schema/document.js';
-import { liveDocsFile, segmentName } from '../segment/segment-component.js';
+import { segmentName } from '../segment/segment-component.js';
+import { liveDocsFile, liveDocsGenerationOf } from '../index-files.js';
 import type { SegmentInfo } from '../segment/segment-info.js';
 import { segmentBytes } from '../segment/segment-info.js';
 import { SegmentBuffer } from '../segment/segment-buffer.js';
@@ -548,9 +549,7 @@ export class IndexWriter {
 
 /** The deletion generation of a segment's live docs file (0 when it has none). */
 export function liveDocsGeneration(info: SegmentInfo): number {
-  if (info.liveDocs === null) return 0;
-  const m = /_(\d+)\.liv$/.exec(info.liveDocs.name);
-  return m === null ? 0 : Number(m[1]);
+  return info.liveDocs === null ? 0 : liveDocsGenerationOf(info.liveDocs.name);
 }
 
 /** Writes a manifest durably: temp file, fsync, atomic rename. */

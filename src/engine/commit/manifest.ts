@@ -10,8 +10,9 @@ import { ErrorCode, YarrowError } from '../errors.js';
 import type { SegmentInfo } from '../segment/segment-info.js';
 import { segmentFiles } from '../segment/segment-info.js';
 
-export const MANIFEST_FILE = 'index.json';
-export const MANIFEST_TEMP_FILE = 'index.json.tmp';
+import { MANIFEST_FILE } from '../index-files.js';
+
+export { MANIFEST_FILE, MANIFEST_TEMP_FILE } from '../index-files.js';
 /** The index format this code writes and reads. */
 export const FORMAT_VERSION = 1;
 

@@ -15,6 +15,7 @@
  */
 import { crc32 } from '../codec/file-format.js';
 import type { Appender, Directory } from '../directory.js';
+import { walFile, walGenerationOf } from '../index-files.js';
 
 /** One replayed operation: an upsert of a document (with its `_id`) or a delete by id. */
 export type WalOp = { readonly u: Record<string, unknown> } | { readonly d: string };
@@ -24,16 +25,7 @@ export type WalEntry = { readonly uJson: string } | { readonly d: string };
 
 const HEADER = 8;
 
-/** Name of the log file of a generation. */
-export function walFile(generation: number): string {
-  return `wal-${String(generation).padStart(10, '0')}.log`;
-}
-
-/** Parses a WAL file name; undefined for other files. */
-export function walGenerationOf(name: string): number | undefined {
-  const m = /^wal-(\d{10})\.log$/.exec(name);
-  return m === null ? undefined : Number(m[1]);
-}
+export { walFile, walGenerationOf };
 
 /** Appends, syncs (grouped) and rotates the log. */
 export class WriteAheadLog {

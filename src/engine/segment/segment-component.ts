@@ -1,7 +1,8 @@
 /**
  * The one list of per-segment file kinds (tantivy's `segment_component.rs`): every file a segment
  * owns is named `<segment>.<extension>`, except live docs, which are versioned by a generation
- * because deletes rewrite them: `<segment>_<generation>.liv`.
+ * because deletes rewrite them: `<segment>_<generation>.liv`. Every file kind of an index, these
+ * included, is listed in `engine/index-files.ts`.
  */
 export const SegmentComponent = {
   /** Term dictionary with its sparse block index. */
@@ -25,11 +26,6 @@ export const segmentComponents: readonly SegmentComponent[] = Object.values(Segm
 /** File name of one component of a segment. */
 export function componentFile(segment: string, component: SegmentComponent): string {
   return `${segment}.${component}`;
-}
-
-/** File name of a segment's live docs at a deletion generation. */
-export function liveDocsFile(segment: string, generation: number): string {
-  return `${segment}_${generation}.liv`;
 }
 
 /** Segment names are `seg-<n>` with n in base 36, so they sort by creation within a width. */

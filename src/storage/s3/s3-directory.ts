@@ -22,6 +22,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Appender, Directory, Lock, LockOwner } from '../../engine/directory.js';
 import { ErrorCode, YarrowError } from '../../engine/errors.js';
+import { isMutableFile } from '../../engine/index-files.js';
 import { assertFileName } from '../file-name.js';
 import { LocalDirectory } from '../local-directory.js';
 import { fileNotFoundError, rangePastEndError } from '../lock-owner.js';
@@ -51,9 +52,9 @@ export const S3_DIRECTORY_DEFAULTS = { deleteGraceMs: 3_600_000, lockTtlMs: 30_0
 /** Uploads of one `sync` in flight at once (each multipart upload has parallel parts of its own). */
 const UPLOAD_CONCURRENCY = 4;
 
-/** Names the engine replaces in place (manifest, its temp file, locks): never cached. */
+/** Names the engine replaces in place (manifest, its temp file, locks, unknown names): never cached. */
 function isMutable(name: string): boolean {
-  return name.endsWith('.json') || name.endsWith('.tmp') || name.endsWith('.lock');
+  return isMutableFile(name);
 }
 
 /** A {@link Directory} over one S3 prefix; see the module comment. */
