@@ -1,6 +1,7 @@
 /**
  * The lock file's content: the JSON of its {@link LockOwner}, written so that a refused writer can
- * name the holder and a later process can tell whether the holder is gone.
+ * name the holder and a later process can tell whether the holder is gone. The lock file stays for
+ * the index's lifetime: releasing it rewrites it as a `released` record naming the last holder.
  */
 import type { LockOwner } from '../engine/directory.js';
 import { ErrorCode, YarrowError } from '../engine/errors.js';
@@ -9,6 +10,29 @@ import { ErrorCode, YarrowError } from '../engine/errors.js';
 export function encodeLockOwner(owner: LockOwner): Uint8Array {
   const { pid, hostname, since } = owner;
   return new TextEncoder().encode(JSON.stringify({ pid, hostname, since }));
+}
+
+/** What a lock file says: held by an owner, or released by its last one. */
+export interface LockRecord {
+  readonly state: 'held' | 'released';
+  readonly owner: LockOwner;
+}
+
+/**
+ * Serialises the record a holder leaves when it releases the lock. `releasedAt` makes every
+ * release's bytes unique, so a claim on one record never matches a later one.
+ */
+export function encodeReleasedLock(owner: LockOwner, releasedAt: string): Uint8Array {
+  const { pid, hostname, since } = owner;
+  return new TextEncoder().encode(JSON.stringify({ state: 'released', pid, hostname, since, releasedAt }));
+}
+
+/** Parses a lock file (held or released); undefined when it is not a complete record. */
+export function decodeLockRecord(bytes: Uint8Array): LockRecord | undefined {
+  const owner = decodeLockOwner(bytes);
+  if (owner === undefined) return undefined;
+  const { state } = JSON.parse(new TextDecoder().decode(bytes)) as { state?: unknown };
+  return { state: state === 'released' ? 'released' : 'held', owner };
 }
 
 /**

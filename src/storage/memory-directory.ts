@@ -13,7 +13,7 @@
  */
 import type { Appender, Directory, Lock, LockOwner } from '../engine/directory.js';
 import { assertFileName } from './file-name.js';
-import { decodeLockOwner, encodeLockOwner, fileNotFoundError, lockHeldError, rangePastEndError, unknownLockOwner } from './lock-owner.js';
+import { decodeLockRecord, encodeLockOwner, encodeReleasedLock, fileNotFoundError, lockHeldError, rangePastEndError, unknownLockOwner } from './lock-owner.js';
 
 /** A growable byte buffer, so that appending to the WAL is not quadratic. */
 class MemoryFile {
@@ -146,9 +146,10 @@ export class MemoryDirectory implements Directory {
   }
 
   /**
-   * Takes lock `name` (a file holding the owner's JSON, as on disk). Held through this instance:
-   * live. A lock file nobody here holds (left by a crash copy's source, or written by a test) has
-   * no live process behind it, so it is stale and reported to `onStale`.
+   * Takes lock `name` (a file holding the owner's record, as on disk; it stays after release as a
+   * `released` record). Held through this instance: live. A held record nobody here holds (left by
+   * a crash copy's source, or written by a test) has no live process behind it, so it is stale and
+   * reported to `onStale`.
    */
   async obtainLock(name: string, owner: LockOwner, onStale?: (stale: LockOwner) => void): Promise<Lock> {
     assertFileName(name);
@@ -157,10 +158,12 @@ export class MemoryDirectory implements Directory {
     if (holder !== undefined) throw lockHeldError(holder, where);
     const existing = this.files.get(name);
     if (existing !== undefined) {
-      onStale?.(decodeLockOwner(existing.snapshot()) ?? unknownLockOwner('unknown'));
+      const record = decodeLockRecord(existing.snapshot());
+      if (record?.state !== 'released') onStale?.(record?.owner ?? unknownLockOwner('unknown'));
     }
     const file = new MemoryFile(encodeLockOwner(owner));
     this.files.set(name, file);
+    this.durable.set(name, file.snapshot());
     this.locks.set(name, owner);
     let released = false;
     const release = (): Promise<void> => {
@@ -168,8 +171,9 @@ export class MemoryDirectory implements Directory {
         released = true;
         if (this.locks.get(name) === owner) this.locks.delete(name);
         if (this.files.get(name) === file) {
-          this.files.delete(name);
-          this.durable.delete(name);
+          const record = new MemoryFile(encodeReleasedLock(owner, new Date().toISOString()));
+          this.files.set(name, record);
+          this.durable.set(name, record.snapshot());
         }
       }
       return Promise.resolve();

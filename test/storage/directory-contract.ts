@@ -178,11 +178,15 @@ export function describeDirectoryContract(name: string, makeDirectory: () => Pro
       await lock.release();
     });
 
-    it('shows a held lock as a file and removes it on release', async () => {
-      const lock = await dir.obtainLock('write.lock', owner());
+    it('shows a held lock as a file that stays after release, recording the release', async () => {
+      const holder = owner();
+      const lock = await dir.obtainLock('write.lock', holder);
       assert.ok((await dir.list()).includes('write.lock'));
       await lock.release();
-      assert.equal(await dir.exists('write.lock'), false);
+      assert.equal(await dir.exists('write.lock'), true);
+      const record = JSON.parse(text(await dir.readFile('write.lock'))) as Record<string, unknown>;
+      assert.equal(record['state'], 'released');
+      assert.equal(record['pid'], holder.pid);
     });
 
     it('lets the lock be taken again after release, and release is idempotent', async () => {

@@ -140,7 +140,8 @@ describe('LocalDirectory', () => {
         assert.deepEqual(reported, [dead]);
         assert.deepEqual(JSON.parse(await readFile(join(root, 'write.lock'), 'utf8')), owner);
         await lock.release();
-        assert.equal(await dir.exists('write.lock'), false);
+        assert.equal(await dir.exists('write.lock'), true, 'the lock file stays');
+        assert.equal((JSON.parse(await readFile(join(root, 'write.lock'), 'utf8')) as { state: string }).state, 'released');
       });
     });
 

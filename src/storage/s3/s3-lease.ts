@@ -11,7 +11,7 @@
  */
 import type { Lock, LockOwner } from '../../engine/directory.js';
 import { ErrorCode, YarrowError } from '../../engine/errors.js';
-import { decodeLockOwner, lockHeldError } from '../lock-owner.js';
+import { decodeLockRecord, lockHeldError } from '../lock-owner.js';
 import { isNotFound, isPreconditionFailed } from './s3-object-store.js';
 import type { S3ObjectStore } from './s3-object-store.js';
 
@@ -26,17 +26,23 @@ export interface LeaseOptions {
 interface LeaseBody {
   owner: LockOwner;
   expiresAt: number;
+  /** Released by its holder (the lease object stays, like the lock file of a local index). */
+  released: boolean;
 }
 
 function encode(owner: LockOwner, expiresAt: number): Uint8Array {
   return new TextEncoder().encode(JSON.stringify({ pid: owner.pid, hostname: owner.hostname, since: owner.since, expiresAt }));
 }
 
+function encodeReleased(owner: LockOwner): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify({ state: 'released', pid: owner.pid, hostname: owner.hostname, since: owner.since, expiresAt: 0, releasedAt: new Date().toISOString() }));
+}
+
 function decode(bytes: Uint8Array): LeaseBody | undefined {
-  const owner = decodeLockOwner(bytes);
-  if (owner === undefined) return undefined;
+  const record = decodeLockRecord(bytes);
+  if (record === undefined) return undefined;
   const { expiresAt } = JSON.parse(new TextDecoder().decode(bytes)) as { expiresAt?: unknown };
-  return typeof expiresAt === 'number' ? { owner, expiresAt } : undefined;
+  return typeof expiresAt === 'number' ? { owner: record.owner, expiresAt, released: record.state === 'released' } : undefined;
 }
 
 /** A held lease, renewed in the background at a third of its TTL until released or lost. */
@@ -60,8 +66,9 @@ export class S3Lease implements Lock {
   }
 
   /**
-   * Takes the lease `name`; rejects with `lock_held` naming a live holder. A lease whose holder let
-   * it expire, or whose content is unreadable, is reported to `onStale` and taken over.
+   * Takes the lease `name`; rejects with `lock_held` naming a live holder. A released lease is taken
+   * over silently; one whose holder let it expire, or whose content is unreadable, is reported to
+   * `onStale` and taken over.
    */
   static async obtain(
     store: S3ObjectStore,
@@ -90,8 +97,8 @@ export class S3Lease implements Lock {
       }
       if (current === undefined) continue;
       const body = decode(current.bytes);
-      if (body !== undefined && body.expiresAt > Date.now()) throw lockHeldError(body.owner, where);
-      onStale?.(body?.owner ?? { pid: 0, hostname: 'unknown', since: new Date(0).toISOString() });
+      if (body !== undefined && !body.released && body.expiresAt > Date.now()) throw lockHeldError(body.owner, where);
+      if (body?.released !== true) onStale?.(body?.owner ?? { pid: 0, hostname: 'unknown', since: new Date(0).toISOString() });
       const takeOverExpiry = Date.now() + options.ttlMs;
       try {
         const etag = await store.put(name, encode(owner, takeOverExpiry), { ifMatch: current.etag });
@@ -126,7 +133,7 @@ export class S3Lease implements Lock {
     }
   }
 
-  /** Deletes the lease object if it is still ours; idempotent. */
+  /** Marks the lease object released if it is still ours (it stays in the bucket); idempotent. */
   async release(): Promise<void> {
     if (this.released) return;
     this.released = true;
@@ -134,8 +141,7 @@ export class S3Lease implements Lock {
     if (this.renewing !== null) await this.renewing;
     if (this.lostReason !== null) return;
     try {
-      const current = await this.store.head(this.name);
-      if (current?.etag === this.etag) await this.store.delete(this.name);
+      await this.store.put(this.name, encodeReleased(this.owner), { ifMatch: this.etag });
     } catch {
       // The lease expires by itself; nothing more to do.
     }
