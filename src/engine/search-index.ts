@@ -14,6 +14,7 @@ import type { Manifest } from './commit/manifest.js';
 import { WriteAheadLog, walFile, walGenerationOf } from './commit/write-ahead-log.js';
 import type { Directory } from './directory.js';
 import { IndexFiles, LOCK_FILE, fileKindOf, isDataFile } from './index-files.js';
+import type { IndexFileKind } from './index-files.js';
 import { ErrorCode, YarrowError } from './errors.js';
 import { silentLogger } from './logger.js';
 import type { Logger } from './logger.js';
@@ -109,6 +110,7 @@ export class Index {
         mapping = mappingFromJson(manifest.mapping);
         if (options.mapping !== undefined) checkSameMapping(mapping, toMapping(options.mapping, manifest.name), manifest.name);
       } else {
+        await refuseUnaccountedFiles(dir);
         if (options.mapping === undefined) {
           throw new YarrowError(ErrorCode.invalidMapping, `${dir.describe()} holds no index and no mapping was given to create one`);
         }
@@ -357,6 +359,23 @@ function checkSameMapping(existing: Mapping, given: Mapping, name: string): void
       `the mapping of index ${name} differs from the one it was created with; re-index into a new index to change it`,
     );
   }
+}
+
+/**
+ * A location without a manifest is new only when it holds nothing but lock files (and a manifest
+ * temp file of a creation that crashed): segment files or logs without `index.json` are an index
+ * whose manifest is lost, and creating a fresh one would orphan (and then delete) all of them.
+ */
+async function refuseUnaccountedFiles(dir: Directory): Promise<void> {
+  const scratch: readonly IndexFileKind[] = [IndexFiles.lock, IndexFiles.lockClaim, IndexFiles.lockTemp, IndexFiles.manifestTemp];
+  const present = (await dir.list()).filter((name) => !scratch.includes(fileKindOf(name) as IndexFileKind)).sort();
+  if (present.length === 0) return;
+  const shown = present.slice(0, 5).join(', ') + (present.length > 5 ? `, … (${present.length} files)` : '');
+  throw new YarrowError(
+    ErrorCode.corruptIndex,
+    `${dir.describe()} has no ${MANIFEST_FILE} but is not empty (${shown}): refusing to create a new index over it; restore ${MANIFEST_FILE} or use an empty location`,
+    { source: dir.describe(), file: MANIFEST_FILE, files: present },
+  );
 }
 
 /**
