@@ -11,7 +11,8 @@ import { TimeSlicer } from './event-loop.js';
 import type { CommitResult, PreparedDocument, WriterOptions } from './commit/index-writer.js';
 import { FORMAT_VERSION, MANIFEST_FILE, decodeManifest, manifestFiles } from './commit/manifest.js';
 import type { Manifest } from './commit/manifest.js';
-import { WriteAheadLog, walFile, walGenerationOf } from './commit/write-ahead-log.js';
+import { WriteAheadLog, walFile, walGenerationOf, walUpsertJson } from './commit/write-ahead-log.js';
+import { replayWal } from './commit/wal-replay.js';
 import type { Directory } from './directory.js';
 import { IndexFiles, LOCK_FILE, fileKindOf, isDataFile } from './index-files.js';
 import type { IndexFileKind } from './index-files.js';
@@ -102,6 +103,7 @@ export class Index {
     const lock = await dir.obtainLock(LOCK_FILE, ownerInfo(), (stale) => {
       log.warn(`taking over a stale lock of ${dir.describe()}: its holder pid ${stale.pid} on ${stale.hostname} (since ${stale.since}) is gone`);
     });
+    let createdWal: string | null = null;
     try {
       let manifest: Manifest;
       let mapping: Mapping;
@@ -147,21 +149,19 @@ export class Index {
       const walGen = Math.max(manifest.walGeneration, ...replayGen.map((g) => g + 1));
       const wal = await WriteAheadLog.open(dir, walGen);
       const writer = new IndexWriter(dir, mapping, getAnalyzer, lock, log, writerOptions, segments, manifest, wal);
-      let replayed = 0;
-      await WriteAheadLog.replay(
-        dir,
-        manifest.walGeneration,
-        (ops) => {
-          for (const op of ops) {
-            if ('u' in op) writer.applyUpsert(validateDocument(mapping, op.u), String(op.u._id));
-            else writer.applyDelete(op.d);
-            replayed++;
-          }
-        },
-        (file, offset) => { log.warn(`write-ahead log ${file} ends with a torn record at byte ${offset} (never acknowledged); ignoring it`); },
-      );
-      if (replayed > 0) {
-        log.info(`replayed ${replayed} operations from the write-ahead log`);
+      createdWal = walFile(walGen);
+      const replay = await replayWal(dir, manifest.walGeneration, (ops) => {
+        for (const op of ops) {
+          if (op.kind === 'upsert') writer.applyUpsert(op.doc, op.id, op.storedJson);
+          else if (op.kind === 'raw') writer.applyUpsert(validateDocument(mapping, op.doc), String(op.doc._id));
+          else writer.applyDelete(op.id);
+        }
+      });
+      if (replay.tornTail !== undefined) {
+        log.warn(`write-ahead log ${replay.tornTail.file} ends with a torn record at byte ${replay.tornTail.offset} (never acknowledged); ignoring it`);
+      }
+      if (replay.ops > 0) {
+        log.info(`replayed ${replay.ops} operations from the write-ahead log`);
         await writer.commit();
       } else {
         // Earlier generations hold nothing valid (sessions that never wrote, or a torn record).
@@ -171,6 +171,8 @@ export class Index {
       index.startRefreshTimer(options.refreshIntervalMs ?? 1000);
       return index;
     } catch (e) {
+      // A refused replay leaves the location as it found it: the new, empty generation goes.
+      if (createdWal !== null) await dir.delete(createdWal).catch(() => undefined);
       await lock.release();
       throw e;
     }
@@ -192,7 +194,6 @@ export class Index {
   async upsert(docs: readonly unknown[], source: BatchSource = {}): Promise<{ docs: number }> {
     const writer = this.requireWriter();
     const batch: PreparedDocument[] = [];
-    const allStored = this.mapping.fields.every((f) => f.store);
     const slicer = new TimeSlicer();
     for (let i = 0; i < docs.length; i++) {
       if (slicer.due()) await slicer.yield();
@@ -204,9 +205,8 @@ export class Index {
         doc = { ...doc, stored: { _id: id, ...doc.stored } };
       }
       const storedJson = JSON.stringify(doc.stored);
-      // Replay re-validates what the WAL holds, so the stored fields suffice when they cover the mapping.
-      const walJson = allStored ? storedJson : JSON.stringify({ ...(docs[i] as Record<string, unknown>), _id: id });
-      batch.push({ doc, id, storedJson, walJson });
+      // The log holds the validated form, so a replay never validates again.
+      batch.push({ doc, id, storedJson, walJson: walUpsertJson(doc, id, storedJson) });
     }
     await writer.write(batch);
     return { docs: batch.length };

@@ -78,7 +78,7 @@ export interface PreparedDocument {
   readonly id: string;
   /** JSON of the stored fields (with `_id`). */
   readonly storedJson: string;
-  /** JSON logged to the WAL: the stored JSON itself when it holds every mapped field. */
+  /** The upsert as the WAL logs it: its validated form (see `walUpsertJson`). */
   readonly walJson: string;
 }
 

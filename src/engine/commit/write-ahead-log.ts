@@ -1,31 +1,48 @@
 /**
- * The write-ahead log: every acknowledged batch of operations is appended here and made durable
- * (fsync, shared by concurrent batches: group commit) before the write call resolves, and replayed
- * on open for everything the last commit does not cover.
+ * The write-ahead log, append side: every acknowledged batch of operations is appended here and
+ * made durable (fsync, shared by concurrent batches: group commit) before the write call resolves;
+ * `wal-replay.ts` reads it back on open for everything the last commit does not cover.
  *
- * Files `wal-<generation>.log`; a commit rotates to a new generation and records it in the
- * manifest, after which older generations are deleted. Record layout:
+ * Files `wal-<generation>.log` (see `engine/index-files.ts`); a commit rotates to a new generation
+ * and records it in the manifest, after which older generations are deleted. Layout (version 2):
  * ```
- * uint32 LE  payload length
- * uint32 LE  CRC32 of the payload
- * payload    UTF-8 JSON: {"ops":[{"u":<document with _id>} | {"d":"<id>"}, ...]}
+ * header     4 bytes magic "Ywal", uint32 LE format version (2)
+ * record*    uint32 LE payload length
+ *            uint32 LE CRC-32 of the payload
+ *            payload   UTF-8 JSON: {"ops":[{"u":{"i":<id>,"v":{<field>:[values]},"s":<stored>}} | {"d":"<id>"}, ...]}
  * ```
- * A torn record at the end of the last file (a crash mid-append) was never acknowledged, so
- * replay stops there; the file is then truncated by starting a fresh generation.
+ * An upsert is logged in its validated form (normalised field values and stored fields), so a
+ * replay never validates again. Version 1 files (no header, `{"u":<raw document>}`) are still read.
  */
 import { crc32 } from '../codec/file-format.js';
 import type { Appender, Directory } from '../directory.js';
-import { walFile, walGenerationOf } from '../index-files.js';
-
-/** One replayed operation: an upsert of a document (with its `_id`) or a delete by id. */
-export type WalOp = { readonly u: Record<string, unknown> } | { readonly d: string };
-
-/** One operation to log; an upsert carries its document already serialised as JSON text. */
-export type WalEntry = { readonly uJson: string } | { readonly d: string };
-
-const HEADER = 8;
+import { WAL_MAGIC, WAL_VERSION, walFile, walGenerationOf } from '../index-files.js';
+import type { ValidDocument } from '../schema/document.js';
 
 export { walFile, walGenerationOf };
+
+/** One operation to log; an upsert carries its validated document already serialised as JSON text. */
+export type WalEntry = { readonly uJson: string } | { readonly d: string };
+
+/** Bytes of a record's frame (length + CRC). */
+export const RECORD_FRAME = 8;
+/** Bytes of the file header (magic + version). */
+export const WAL_HEADER_LENGTH = 8;
+
+/** The file header of version {@link WAL_VERSION}. */
+export function walHeader(): Uint8Array {
+  const header = new Uint8Array(WAL_HEADER_LENGTH);
+  for (let i = 0; i < 4; i++) header[i] = WAL_MAGIC.charCodeAt(i);
+  new DataView(header.buffer).setUint32(4, WAL_VERSION, true);
+  return header;
+}
+
+/** The logged form of a validated upsert: id, normalised values and the stored fields' JSON. */
+export function walUpsertJson(doc: ValidDocument, id: string, storedJson: string): string {
+  const values: Record<string, unknown> = {};
+  for (const [field, list] of doc.values) if (list.length > 0) values[field] = list;
+  return `{"i":${JSON.stringify(id)},"v":${JSON.stringify(values)},"s":${storedJson}}`;
+}
 
 /** Appends, syncs (grouped) and rotates the log. */
 export class WriteAheadLog {
@@ -43,9 +60,9 @@ export class WriteAheadLog {
     this.base = -appender.size;
   }
 
-  /** Opens generation `generation` for appending. */
+  /** Opens generation `generation` for appending, writing its header when the file is new. */
   static async open(dir: Directory, generation: number): Promise<WriteAheadLog> {
-    return new WriteAheadLog(dir, await dir.openAppender(walFile(generation)), generation);
+    return new WriteAheadLog(dir, await openWithHeader(dir, generation), generation);
   }
 
   /** The generation being appended to. */
@@ -53,20 +70,20 @@ export class WriteAheadLog {
     return this.gen;
   }
 
-  /** Bytes in the current generation. */
+  /** Bytes of records in the current generation (the header not counted). */
   get size(): number {
-    return this.appender.size;
+    return Math.max(0, this.appender.size - WAL_HEADER_LENGTH);
   }
 
   /** Appends a record (not yet durable); returns the logical offset to pass to {@link syncTo}. */
   async append(entries: readonly WalEntry[]): Promise<number> {
     const parts = entries.map((e) => ('uJson' in e ? `{"u":${e.uJson}}` : JSON.stringify(e)));
     const payload = new TextEncoder().encode(`{"ops":[${parts.join(',')}]}`);
-    const record = new Uint8Array(HEADER + payload.length);
+    const record = new Uint8Array(RECORD_FRAME + payload.length);
     const view = new DataView(record.buffer);
     view.setUint32(0, payload.length, true);
     view.setUint32(4, crc32(payload), true);
-    record.set(payload, HEADER);
+    record.set(payload, RECORD_FRAME);
     await this.appender.append(record);
     return this.base + this.appender.size;
   }
@@ -98,7 +115,7 @@ export class WriteAheadLog {
   async rotate(generation: number): Promise<void> {
     const end = this.base + this.appender.size;
     await this.syncTo(end);
-    const next = await this.dir.openAppender(walFile(generation));
+    const next = await openWithHeader(this.dir, generation);
     await this.appender.close();
     this.appender = next;
     this.gen = generation;
@@ -109,38 +126,10 @@ export class WriteAheadLog {
     await this.syncTo(this.base + this.appender.size);
     await this.appender.close();
   }
+}
 
-  /**
-   * Reads every operation of generations >= `from`, in order. Returns the ops batch by batch
-   * through `apply`, and the highest generation seen (or `from - 1`).
-   */
-  static async replay(
-    dir: Directory,
-    from: number,
-    apply: (ops: readonly WalOp[]) => void,
-    onTornTail: (file: string, offset: number) => void,
-  ): Promise<number> {
-    const gens = (await dir.list())
-      .map(walGenerationOf)
-      .filter((g): g is number => g !== undefined && g >= from)
-      .sort((a, b) => a - b);
-    for (const gen of gens) {
-      const bytes = await dir.readFile(walFile(gen));
-      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      let pos = 0;
-      while (pos < bytes.length) {
-        if (pos + HEADER > bytes.length) break;
-        const length = view.getUint32(pos, true);
-        const sum = view.getUint32(pos + 4, true);
-        if (pos + HEADER + length > bytes.length) break;
-        const payload = bytes.subarray(pos + HEADER, pos + HEADER + length);
-        if (crc32(payload) !== sum) break;
-        const { ops } = JSON.parse(new TextDecoder().decode(payload)) as { ops: WalOp[] };
-        apply(ops);
-        pos += HEADER + length;
-      }
-      if (pos < bytes.length) onTornTail(walFile(gen), pos);
-    }
-    return gens.length === 0 ? from - 1 : gens[gens.length - 1];
-  }
+async function openWithHeader(dir: Directory, generation: number): Promise<Appender> {
+  const appender = await dir.openAppender(walFile(generation));
+  if (appender.size === 0) await appender.append(walHeader());
+  return appender;
 }
