@@ -132,7 +132,7 @@ describe('Index', () => {
     assert.ok(log.lines.some((l) => l.startsWith('commit seq=1 files=[') && commit.files.every((f) => l.includes(f))));
     await index.close();
     const manifest = JSON.parse(await readFile(join(path, 'index.json'), 'utf8')) as { seq: number; formatVersion: number };
-    assert.equal(manifest.formatVersion, 1);
+    assert.equal(manifest.formatVersion, 2);
     const reopened = await Index.open(await LocalDirectory.open(path), { refreshIntervalMs: 0 });
     assert.deepEqual(ids(reopened.search({ query: { match: { title: 'persistent' } } })), ['p']);
     assert.deepEqual(await reopened.verify(), { files: commit.files.length, bytes: (await reopened.verify()).bytes });

@@ -85,6 +85,18 @@ export function checkFooterMagic(tail: Uint8Array, fileName: string): void {
   }
 }
 
+/**
+ * The CRC-32 a file's footer records (of every byte before it): the file's content checksum, which
+ * the manifest stores per file. (The CRC of the whole file, footer included, is the same constant
+ * for every intact file, so it could not tell two files apart.)
+ */
+export function footerChecksum(bytes: Uint8Array, fileName: string): number {
+  if (bytes.length < FOOTER_LENGTH) {
+    throw new YarrowError(ErrorCode.corruptIndex, `${fileName}: ${bytes.length} bytes is too short for an index file (truncated?)`, { source: fileName });
+  }
+  return new ByteReader(bytes, bytes.length - 4).readUint32();
+}
+
 /** Verifies only the footer magic and checksum; for a checksum verification pass over a whole index. */
 export function verifyChecksum(bytes: Uint8Array, fileName: string): void {
   if (bytes.length < HEADER_LENGTH + FOOTER_LENGTH) {

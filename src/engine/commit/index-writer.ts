@@ -9,7 +9,7 @@
  */
 import type { Analyzer } from '../analysis/analyzer.js';
 import { LiveDocs } from '../codec/live-docs/live-docs.js';
-import { crc32 } from '../codec/file-format.js';
+import { footerChecksum } from '../codec/file-format.js';
 import type { Directory, Lock } from '../directory.js';
 import type { Logger } from '../logger.js';
 import type { Mapping } from '../schema/mapping.js';
@@ -355,7 +355,7 @@ export class IndexWriter {
           const name = liveDocsFile(seg.info.name, seg.delGen);
           await this.dir.writeFile(name, bytes);
           toSync.push(name);
-          seg.info = { ...seg.info, liveDocs: { name, size: bytes.length, crc32: crc32(bytes) }, deletedCount: seg.info.maxDoc - seg.liveDocs.liveCount };
+          seg.info = { ...seg.info, liveDocs: { name, size: bytes.length, crc32: footerChecksum(bytes, name) }, deletedCount: seg.info.maxDoc - seg.liveDocs.liveCount };
         }
       }
       await this.dir.sync(toSync);

@@ -7,14 +7,20 @@
  * refused with a message telling the user to re-index.
  */
 import { ErrorCode, YarrowError } from '../errors.js';
-import type { SegmentInfo } from '../segment/segment-info.js';
+import type { FileInfo, SegmentInfo } from '../segment/segment-info.js';
 import { segmentFiles } from '../segment/segment-info.js';
 
 import { MANIFEST_FILE } from '../index-files.js';
 
 export { MANIFEST_FILE, MANIFEST_TEMP_FILE } from '../index-files.js';
-/** The index format this code writes and reads. */
-export const FORMAT_VERSION = 1;
+/**
+ * The index format this code writes. Version 2 records each file's footer checksum; version 1
+ * manifests (which recorded the CRC of the whole file, the same number for every intact file) are
+ * still read and migrated: their files' checksums become null (see `FileInfo.crc32`).
+ */
+export const FORMAT_VERSION = 2;
+/** Every format version {@link decodeManifest} reads. */
+export const READABLE_FORMAT_VERSIONS: readonly number[] = [1, 2];
 
 /** A commit point. */
 export interface Manifest {
@@ -58,11 +64,11 @@ export function decodeManifest(bytes: Uint8Array): Manifest {
   }
   if (typeof json !== 'object' || json === null) throw corrupt('not a JSON object');
   const o = json as Record<string, unknown>;
-  if (o.formatVersion !== FORMAT_VERSION) {
+  if (typeof o.formatVersion !== 'number' || !READABLE_FORMAT_VERSIONS.includes(o.formatVersion)) {
     throw new YarrowError(
       ErrorCode.incompatibleFormat,
-      `${MANIFEST_FILE}: index format version ${String(o.formatVersion)} is not supported by this Yarrow (format ${FORMAT_VERSION}); re-index the data into a new index`,
-      { found: o.formatVersion, supported: FORMAT_VERSION },
+      `${MANIFEST_FILE}: index format version ${String(o.formatVersion)} is not supported by this Yarrow (formats ${READABLE_FORMAT_VERSIONS.join(', ')}); re-index the data into a new index`,
+      { found: o.formatVersion, supported: READABLE_FORMAT_VERSIONS },
     );
   }
   expect(typeof o.name === 'string', 'name');
@@ -72,26 +78,39 @@ export function decodeManifest(bytes: Uint8Array): Manifest {
   expect(Number.isSafeInteger(o.nextSegmentId), 'nextSegmentId');
   expect(Number.isSafeInteger(o.walGeneration), 'walGeneration');
   expect(typeof o.checkpoints === 'object' && o.checkpoints !== null, 'checkpoints');
-  for (const [i, s] of (o.segments as unknown[]).entries()) checkSegment(s, `segments[${i}]`);
-  return o as unknown as Manifest;
+  const version = o.formatVersion;
+  for (const [i, s] of (o.segments as unknown[]).entries()) checkSegment(s, `segments[${i}]`, version);
+  return version === 1 ? migrateFromV1(o as unknown as Manifest) : (o as unknown as Manifest);
 }
 
-function checkSegment(s: unknown, path: string): void {
+/** Format 1 -> 2: the whole-file CRCs it recorded say nothing about which file is which: drop them. */
+function migrateFromV1(m: Manifest): Manifest {
+  const file = (f: FileInfo): FileInfo => ({ ...f, crc32: null });
+  return {
+    ...m,
+    formatVersion: FORMAT_VERSION,
+    segments: m.segments.map((s) => ({ ...s, files: s.files.map(file), liveDocs: s.liveDocs === null ? null : file(s.liveDocs) })),
+  };
+}
+
+function checkSegment(s: unknown, path: string, version: number): void {
   expect(typeof s === 'object' && s !== null, path);
   const seg = s as Record<string, unknown>;
   expect(typeof seg.name === 'string', `${path}.name`);
   expect(Number.isSafeInteger(seg.maxDoc), `${path}.maxDoc`);
   expect(Array.isArray(seg.files), `${path}.files`);
-  for (const [i, f] of (seg.files as unknown[]).entries()) checkFile(f, `${path}.files[${i}]`);
-  if (seg.liveDocs !== null) checkFile(seg.liveDocs, `${path}.liveDocs`);
+  for (const [i, f] of (seg.files as unknown[]).entries()) checkFile(f, `${path}.files[${i}]`, version);
+  if (seg.liveDocs !== null) checkFile(seg.liveDocs, `${path}.liveDocs`, version);
   expect(typeof seg.fieldStats === 'object' && seg.fieldStats !== null, `${path}.fieldStats`);
   expect(Number.isSafeInteger(seg.deletedCount), `${path}.deletedCount`);
 }
 
-function checkFile(f: unknown, path: string): void {
+function checkFile(f: unknown, path: string, version: number): void {
   expect(typeof f === 'object' && f !== null, path);
   const file = f as Record<string, unknown>;
-  expect(typeof file.name === 'string' && Number.isSafeInteger(file.size) && Number.isSafeInteger(file.crc32), path);
+  // Format 2 allows null: a file carried over from a format 1 manifest.
+  const crcOk = Number.isSafeInteger(file.crc32) || (version >= 2 && file.crc32 === null);
+  expect(typeof file.name === 'string' && Number.isSafeInteger(file.size) && crcOk, path);
 }
 
 function expect(ok: boolean, path: string): void {

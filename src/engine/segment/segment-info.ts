@@ -7,8 +7,12 @@
 export interface FileInfo {
   readonly name: string;
   readonly size: number;
-  /** CRC32 of the whole file. */
-  readonly crc32: number;
+  /**
+   * The CRC-32 the file's footer records (its content checksum), checked at open so that a name is
+   * tied to its content. Null in a manifest of format 1, which recorded the CRC of the whole file
+   * (the same constant for every intact file); such files are still checked against their footer.
+   */
+  readonly crc32: number | null;
 }
 
 /** Per full-text field statistics of a segment (deleted docs included, as in Lucene). */

@@ -7,7 +7,7 @@ import type { Directory } from '../directory.js';
 import { ErrorCode, YarrowError } from '../errors.js';
 import { decodeDocValues } from '../codec/doc-values/doc-values-reader.js';
 import type { DocValuesReader } from '../codec/doc-values/doc-values-reader.js';
-import { crc32 } from '../codec/file-format.js';
+import { FOOTER_LENGTH, checkFooterMagic, footerChecksum, verifyChecksum } from '../codec/file-format.js';
 import { LiveDocs } from '../codec/live-docs/live-docs.js';
 import { decodeNorms } from '../codec/norms/norms-reader.js';
 import { IndexOptions, NO_MORE_DOCS } from '../codec/postings/postings-format.js';
@@ -128,6 +128,10 @@ export class SegmentReader {
     const readRange = inMemory === undefined
       ? (offset: number, length: number) => dir.readRange(termsFile.name, offset, length)
       : (offset: number, length: number) => Promise.resolve(inMemory.slice(offset, offset + length));
+    // The footer ties the file to the manifest's record without reading it whole.
+    const footer = await readRange(termsFile.size - FOOTER_LENGTH, FOOTER_LENGTH);
+    checkFooterMagic(footer, termsFile.name);
+    checkRecordedChecksum(termsFile, footerChecksum(footer, termsFile.name));
     const idTerms = await TermDictionaryReader.openField(readRange, termsFile.size, termsFile.name, ID_FIELD);
     // Segments written since ids are unique per segment have only singletons, inlined in the terms.
     const singletons = idTerms.termCount(ID_FIELD) === info.maxDoc || allSingletons(idTerms);
@@ -258,15 +262,32 @@ function fileInfo(info: SegmentInfo, name: string): FileInfo {
   return file;
 }
 
-/** Reads a file and checks its size and CRC32 against the manifest's record. */
+/**
+ * Reads a file and checks it against the manifest's record: its size, its footer checksum (the
+ * content is intact) and that checksum against the one the manifest recorded (it is the file the
+ * manifest means, not another intact file under its name).
+ */
 export async function readVerified(dir: Directory, file: FileInfo): Promise<Uint8Array> {
   const bytes = await dir.readFile(file.name);
-  if (bytes.length !== file.size || crc32(bytes) !== file.crc32) {
+  if (bytes.length !== file.size) {
+    throw new YarrowError(ErrorCode.corruptIndex, `${file.name}: expected ${file.size} bytes, found ${bytes.length}`, { file: file.name });
+  }
+  verifyChecksum(bytes, file.name);
+  checkRecordedChecksum(file, footerChecksum(bytes, file.name));
+  return bytes;
+}
+
+/** Throws `corrupt_index` when a file's footer checksum is not the one the manifest recorded. */
+export function checkRecordedChecksum(file: FileInfo, footer: number): void {
+  if (file.crc32 !== null && footer !== file.crc32) {
     throw new YarrowError(
       ErrorCode.corruptIndex,
-      `${file.name}: expected ${file.size} bytes with crc32 ${file.crc32}, found ${bytes.length} bytes with crc32 ${crc32(bytes)}`,
-      { file: file.name },
+      `${file.name}: content checksum ${hex(footer)} differs from the ${hex(file.crc32)} the manifest records (another file under this name?)`,
+      { file: file.name, expected: hex(file.crc32), actual: hex(footer) },
     );
   }
-  return bytes;
+}
+
+function hex(v: number): string {
+  return `0x${v.toString(16).padStart(8, '0')}`;
 }

@@ -2,7 +2,7 @@
  * Assembles one immutable segment from inverted fields, norms, stored documents and doc values.
  * Both ways a segment is born use it: flushing the in-memory buffer and merging segments.
  */
-import { crc32 } from '../codec/file-format.js';
+import { footerChecksum } from '../codec/file-format.js';
 import { encodeDocValues } from '../codec/doc-values/doc-values-writer.js';
 import type { DocValuesColumn } from '../codec/doc-values/doc-values-writer.js';
 import { encodeNorms } from '../codec/norms/norms-writer.js';
@@ -76,7 +76,7 @@ export class SegmentWriter {
     const add = (component: SegmentComponent, bytes: Uint8Array): void => {
       const name = componentFile(this.name, component);
       files.set(name, bytes);
-      this.infos.set(component, { name, size: bytes.length, crc32: crc32(bytes) });
+      this.infos.set(component, { name, size: bytes.length, crc32: footerChecksum(bytes, name) });
     };
     for (const component of components) {
       if (this.infos.has(component)) continue;
