@@ -1,0 +1,157 @@
+/**
+ * The writer's segment registry: the segments of the index as the writer sees them (committed,
+ * flushed since, merged since), their live docs, and the snapshots published from them. Each
+ * published snapshot holds references on its files (see `file-refs.ts`), so a file a search still
+ * reads is never deleted under it. Not thread-safe on its own: the writer's mutex serialises it.
+ */
+import { LiveDocs } from '../codec/live-docs/live-docs.js';
+import type { Directory } from '../directory.js';
+import { liveDocsGenerationOf } from '../index-files.js';
+import type { SegmentInfo } from '../segment/segment-info.js';
+import { segmentBytes } from '../segment/segment-info.js';
+import { SegmentReader } from '../segment/segment-reader.js';
+import type { SegmentLoad } from '../segment/segment-reader.js';
+import { Snapshot } from '../segment/snapshot.js';
+import type { FileRefs } from './file-refs.js';
+import type { SegmentStats } from './merge-policy.js';
+
+/** A segment as the writer tracks it. */
+export interface LiveSegment {
+  info: SegmentInfo;
+  readonly reader: SegmentReader;
+  liveDocs: LiveDocs;
+  /** Deletes not yet written to a live docs file. */
+  liveDirty: boolean;
+  /** Files fsync'd (a segment flushed by a refresh is not until the next commit). */
+  durable: boolean;
+  /** Deletion generation of its live docs file. */
+  delGen: number;
+  merging: boolean;
+}
+
+/** The deletion generation of a segment's live docs file (0 when it has none). */
+export function liveDocsGeneration(info: SegmentInfo): number {
+  return info.liveDocs === null ? 0 : liveDocsGenerationOf(info.liveDocs.name);
+}
+
+/** Opens a committed segment for the writer, reusing `known` readers (segment files never change). */
+export async function openCommittedSegment(dir: Directory, info: SegmentInfo, load: SegmentLoad, known?: SegmentReader): Promise<LiveSegment> {
+  const reader = known ?? (await SegmentReader.open(dir, info, undefined, load));
+  const liveDocs = await reader.readLiveDocs(dir, info);
+  return { info, reader, liveDocs, liveDirty: false, durable: true, delGen: liveDocsGeneration(info), merging: false };
+}
+
+/** The segments and the published snapshot; see the module comment. */
+export class SegmentRegistry {
+  private current: Snapshot;
+  private generation = 0;
+
+  constructor(
+    private segments: LiveSegment[],
+    private readonly refs: FileRefs,
+  ) {
+    this.current = this.publish();
+  }
+
+  /** The segments, in index order. */
+  get all(): readonly LiveSegment[] {
+    return this.segments;
+  }
+
+  /** The latest published snapshot, acquired for the caller (release it when done). */
+  acquireSnapshot(): Snapshot {
+    return this.current.acquire();
+  }
+
+  /** Live docs in the latest snapshot. */
+  get liveCount(): number {
+    return this.current.liveCount;
+  }
+
+  /** Readers of the latest snapshot by segment name (to reuse on rollback). */
+  readersByName(): Map<string, SegmentReader> {
+    return new Map(this.current.segments.map((view) => [view.reader.name, view.reader]));
+  }
+
+  /** Appends a newly flushed or merged segment. */
+  add(segment: LiveSegment): void {
+    this.segments.push(segment);
+  }
+
+  /** Replaces the whole list (rollback to a commit). */
+  reset(segments: LiveSegment[]): void {
+    this.segments = segments;
+  }
+
+  /** Replaces merged `sources` by `merged`, at the position of the first source. */
+  replaceMerged(sources: readonly LiveSegment[], merged: LiveSegment): void {
+    const position = this.segments.indexOf(sources[0]);
+    this.segments = this.segments.filter((s) => !sources.includes(s));
+    this.segments.splice(Math.min(position, this.segments.length), 0, merged);
+  }
+
+  /** Whether every one of `sources` is still registered (a rollback may have replaced them). */
+  holdsAll(sources: readonly LiveSegment[]): boolean {
+    return sources.every((s) => this.segments.includes(s));
+  }
+
+  /** Deletes older copies of `ids` from the registered segments (copy-on-write live docs). */
+  deleteIds(ids: Iterable<string>): void {
+    const list = [...ids];
+    for (const seg of this.segments) {
+      let cloned = false;
+      for (const id of list) {
+        for (const doc of seg.reader.docsWithId(id)) {
+          if (!seg.liveDocs.isLive(doc)) continue;
+          if (!cloned) {
+            seg.liveDocs = seg.liveDocs.clone();
+            cloned = true;
+          }
+          seg.liveDocs.delete(doc);
+          seg.liveDirty = true;
+        }
+      }
+    }
+  }
+
+  /** Drops segments whose docs are all deleted; returns whether any was dropped. */
+  dropFullyDeleted(): boolean {
+    const keep = this.segments.filter((s) => s.liveDocs.liveCount > 0 || s.merging);
+    if (keep.length === this.segments.length) return false;
+    this.segments = keep;
+    return true;
+  }
+
+  /** Sizes and live counts of the segments not being merged, for the merge policy. */
+  mergeCandidates(): SegmentStats[] {
+    return this.segments
+      .filter((s) => !s.merging)
+      .map((s) => ({ name: s.info.name, maxDoc: s.info.maxDoc, liveDocs: s.liveDocs.liveCount, sizeBytes: segmentBytes(s.info) }));
+  }
+
+  /** The registered segment named `name`. */
+  byName(name: string): LiveSegment {
+    const found = this.segments.find((s) => s.info.name === name);
+    if (found === undefined) throw new Error(`no segment ${name} in the registry`);
+    return found;
+  }
+
+  /** Publishes the current segments; the new snapshot takes its file references before the old one drops its own. */
+  republish(): void {
+    const previous = this.current;
+    this.current = this.publish();
+    previous.release();
+  }
+
+  /** Drops the registry's own reference on the last snapshot (closing). */
+  release(): void {
+    this.current.release();
+  }
+
+  private publish(): Snapshot {
+    const segments = this.segments.map((s) => ({ reader: s.reader, liveDocs: s.liveDocs }));
+    const files = this.segments.flatMap((s) => s.info.files.map((f) => f.name));
+    this.refs.incRef(files);
+    return new Snapshot(++this.generation, segments, () => { this.refs.decRef(files); });
+  }
+}
