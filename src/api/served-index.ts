@@ -1,11 +1,11 @@
 /**
  * The indexes a server serves, each behind one small interface: a writable index (this process
- * holds its write lock and refreshes it on a timer) or a followed one (`followed-index.ts`).
+ * holds its write lock; the engine refreshes it) or a followed one (`followed-index.ts`).
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { walGenerationOf } from '../engine/index.js';
-import type { Index, Logger } from '../engine/index.js';
+import type { Index } from '../engine/index.js';
 
 /** What a served index reports to the server's metrics (commits and refreshes are read from the engine). */
 export interface IndexEvents {
@@ -64,27 +64,20 @@ async function walBytesIn(path: string | null): Promise<number> {
   return total;
 }
 
-/** A writable index refreshed every `refreshIntervalMs` by this layer, so refreshes can be counted. */
+/**
+ * An index this process writes. Its refresh timer belongs to the engine (the index's near-real-time
+ * reader, opened with the server's refresh interval), so there is one timer per index.
+ */
 export class WritableIndex implements ServedIndex {
   readonly writable = true;
-  private readonly timer: NodeJS.Timeout | null;
 
-  /**
-   * @param path the index's local directory, or null (memory store)
-   * @param refreshIntervalMs 0 disables the timer (refresh only on demand)
-   */
+  /** @param path the index's local directory, or null (memory store) */
   constructor(
     readonly name: string,
     private readonly opened: Index,
     private readonly path: string | null,
-    refreshIntervalMs: number,
-    private readonly events: IndexEvents,
-    private readonly log: Logger,
     private readonly readTransfers?: () => StorageTransfers,
-  ) {
-    this.timer = refreshIntervalMs > 0 ? setInterval(() => { void this.tick(); }, refreshIntervalMs) : null;
-    this.timer?.unref();
-  }
+  ) {}
 
   index(): Index {
     return this.opened;
@@ -109,15 +102,6 @@ export class WritableIndex implements ServedIndex {
   }
 
   async close(): Promise<void> {
-    if (this.timer !== null) clearInterval(this.timer);
     await this.opened.close();
-  }
-
-  private async tick(): Promise<void> {
-    try {
-      if (this.opened.stats().bufferedDocs > 0) await this.refresh();
-    } catch (e) {
-      this.log.error(`refresh of index ${this.name} failed: ${(e as Error).message}`);
-    }
   }
 }

@@ -8,6 +8,10 @@
  * S3 code (enforced by the dependency rules in .dependency-cruiser.cjs).
  */
 export { Index, LOCK_FILE } from './search-index.js';
+export { CommitFollower } from './reader/commit-follower.js';
+export type { FollowOptions, FollowHealth } from './reader/commit-follower.js';
+export type { IndexReader } from './reader/index-reader.js';
+export type { DocumentWrites, WriterFigures } from './commit/document-writer.js';
 export { IndexFiles, indexFileKinds, fileKindOf, isDataFile, isMutableFile, walFile, walGenerationOf, MANIFEST_FILE } from './index-files.js';
 export type { IndexFileKind, FileLifetime } from './index-files.js';
 export type { IndexOpenOptions, SearchRequest, SearchResponse, SearchHit, IndexStats, BatchSource } from './search-index.js';

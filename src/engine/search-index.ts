@@ -1,35 +1,37 @@
 /**
- * The Index facade: the engine's public face. Opens or creates an index in a Directory, takes its
- * write lock, replays the write-ahead log, and offers upsert/delete, refresh, commit, search and
- * verification. A read-only index (for `yarrow search`) takes no lock and follows new commits.
+ * The Index: the engine's one entry point. `Index.open(dir, options)` composes an index from a
+ * write side and a read side and hands both out (`writer()`, `reader()`), so no method asks which
+ * kind of index it is:
+ *
+ * - write side: recovery (`commit/recovery.ts`: lock, manifest, orphans, WAL replay) yields the
+ *   {@link IndexWriter}, fronted by a {@link DocumentWriter} that validates documents once; a
+ *   read-only index gets a {@link ReadOnlyWriter} that refuses writes;
+ * - read side (`reader/index-reader.ts`): a near-real-time reader over this process's writer (it
+ *   owns the one refresh timer), a write-only reader (ids only, no search), or a commit reader that
+ *   follows what another process commits (`reader/commit-follower.ts` polls it).
  */
-import { hostname } from 'node:os';
-import { getAnalyzer } from './analysis/analyzers.js';
 import { verifyChecksum } from './codec/file-format.js';
-import { IndexWriter, defaultWriterOptions, liveDocsGeneration, writeManifest } from './commit/index-writer.js';
-import { TimeSlicer } from './event-loop.js';
-import type { CommitResult, PreparedDocument, WriterOptions } from './commit/index-writer.js';
-import { FORMAT_VERSION, MANIFEST_FILE, decodeManifest, manifestFiles } from './commit/manifest.js';
+import { DocumentWriter, ReadOnlyWriter } from './commit/document-writer.js';
+import type { BatchSource, DocumentWrites } from './commit/document-writer.js';
 import type { Manifest } from './commit/manifest.js';
-import { WriteAheadLog, walFile, walGenerationOf, walUpsertJson } from './commit/write-ahead-log.js';
-import { replayWal } from './commit/wal-replay.js';
+import { recover } from './commit/recovery.js';
+import type { CommitResult, WriterOptions } from './commit/writer-options.js';
+import { defaultWriterOptions } from './commit/writer-options.js';
 import type { Directory } from './directory.js';
-import { IndexFiles, LOCK_FILE, fileKindOf, isDataFile } from './index-files.js';
-import type { IndexFileKind } from './index-files.js';
 import { ErrorCode, YarrowError } from './errors.js';
+import { LOCK_FILE } from './index-files.js';
 import { silentLogger } from './logger.js';
 import type { Logger } from './logger.js';
-import { validateDocument } from './schema/document.js';
-import type { DocumentLocation } from './schema/document.js';
-import { mappingFromJson, mappingToJson, parseMapping } from './schema/mapping.js';
+import { CommitReader, NearRealTimeReader, WriteOnlyReader } from './reader/index-reader.js';
+import type { IndexReader } from './reader/index-reader.js';
+import { mappingFromJson } from './schema/mapping.js';
 import type { Mapping } from './schema/mapping.js';
-import { readVerified, SegmentLoad, SegmentReader } from './segment/segment-reader.js';
-import { Snapshot } from './segment/snapshot.js';
-import { prepareSearch, runSearch } from './search/search-request.js';
+import { prepareSearch } from './search/search-request.js';
 import type { SearchRequest, SearchResponse } from './search/search-request.js';
+import { readVerified, SegmentLoad } from './segment/segment-reader.js';
 
 export type { SearchRequest, SearchResponse, SearchHit } from './search/search-request.js';
-
+export type { BatchSource } from './commit/document-writer.js';
 export { LOCK_FILE };
 
 /** How to open an index. */
@@ -72,161 +74,76 @@ export interface IndexStats {
   readonly refreshes: number;
 }
 
-/** Where a batch of documents came from, for error messages. */
-export interface BatchSource {
-  readonly source?: string;
-  /** Line number of the first document (1-based); documents are then numbered by line. */
-  readonly firstLine?: number;
-  /** Per-document locations, when the caller knows them exactly. */
-  readonly locations?: readonly DocumentLocation[];
-}
-
-/** A named index in a Directory. */
+/** A named index in a Directory: a write side and a read side; see the module comment. */
 export class Index {
-  private timer: NodeJS.Timeout | null = null;
   private closed = false;
 
   private constructor(
     private readonly dir: Directory,
     readonly name: string,
     readonly mapping: Mapping,
-    private readonly writer: IndexWriter | null,
-    private readonlySnapshot: Snapshot | null,
-    private manifest: Manifest,
-    private readonly log: Logger,
+    private readonly writes: DocumentWrites,
+    private readonly reads: IndexReader,
   ) {}
 
-  /** Opens the index in `dir`, creating it (with `options.mapping`) when it has no manifest. */
+  /**
+   * Opens the index in `dir`. For writing (the default) it takes the write lock and recovers,
+   * creating the index (with `options.mapping`) when the location is empty; `readOnly` opens the
+   * newest commit for searching, without a lock.
+   */
   static async open(dir: Directory, options: IndexOpenOptions = {}): Promise<Index> {
     const log = options.logger ?? silentLogger;
-    if (options.readOnly === true) return Index.openReadOnly(dir, log);
-    const lock = await dir.obtainLock(LOCK_FILE, ownerInfo(), (stale) => {
-      log.warn(`taking over a stale lock of ${dir.describe()}: its holder pid ${stale.pid} on ${stale.hostname} (since ${stale.since}) is gone`);
+    if (options.readOnly === true) {
+      const reader = await CommitReader.open(dir);
+      return new Index(dir, reader.commit.name, mappingFromJson(reader.commit.mapping), new ReadOnlyWriter(reader.commit.name, dir), reader);
+    }
+    const searchable = options.searchable !== false;
+    const writerOptions: WriterOptions = {
+      ...defaultWriterOptions,
+      ...options.writer,
+      ...(searchable ? {} : { segmentLoad: SegmentLoad.ids }),
+    };
+    const { writer, mapping } = await recover(dir, {
+      logger: log,
+      writer: writerOptions,
+      ...(options.name === undefined ? {} : { name: options.name }),
+      ...(options.mapping === undefined ? {} : { mapping: options.mapping }),
     });
-    let createdWal: string | null = null;
-    try {
-      let manifest: Manifest;
-      let mapping: Mapping;
-      if (await dir.exists(MANIFEST_FILE)) {
-        manifest = decodeManifest(await dir.readFile(MANIFEST_FILE));
-        mapping = mappingFromJson(manifest.mapping);
-        if (options.mapping !== undefined) checkSameMapping(mapping, toMapping(options.mapping, manifest.name), manifest.name);
-      } else {
-        await refuseUnaccountedFiles(dir);
-        if (options.mapping === undefined) {
-          throw new YarrowError(ErrorCode.invalidMapping, `${dir.describe()} holds no index and no mapping was given to create one`);
-        }
-        const name = options.name ?? 'default';
-        mapping = toMapping(options.mapping, name);
-        manifest = {
-          formatVersion: FORMAT_VERSION,
-          name,
-          mapping: mappingToJson(mapping),
-          seq: 0,
-          committedAt: new Date().toISOString(),
-          segments: [],
-          nextSegmentId: 0,
-          walGeneration: 0,
-          checkpoints: {},
-        };
-        await writeManifest(dir, manifest);
-        log.info(`created index ${name} in ${dir.describe()}`);
-      }
-      await removeOrphans(dir, manifest, log);
-      const writerOptions: WriterOptions = {
-        ...defaultWriterOptions,
-        ...options.writer,
-        ...(options.searchable === false ? { segmentLoad: SegmentLoad.ids } : {}),
-      };
-      const segments = await Promise.all(
-        manifest.segments.map(async (info) => {
-          const reader = await SegmentReader.open(dir, info, undefined, writerOptions.segmentLoad);
-          const liveDocs = await reader.readLiveDocs(dir);
-          return { info, reader, liveDocs, liveDirty: false, durable: true, delGen: liveDocsGeneration(info), merging: false };
-        }),
-      );
-      const replayGen = (await dir.list()).map(walGenerationOf).filter((g): g is number => g !== undefined);
-      const walGen = Math.max(manifest.walGeneration, ...replayGen.map((g) => g + 1));
-      const wal = await WriteAheadLog.open(dir, walGen);
-      const writer = new IndexWriter(dir, mapping, getAnalyzer, lock, log, writerOptions, segments, manifest, wal);
-      createdWal = walFile(walGen);
-      const replay = await replayWal(dir, manifest.walGeneration, (ops) => {
-        for (const op of ops) {
-          if (op.kind === 'upsert') writer.applyUpsert(op.doc, op.id, op.storedJson);
-          else if (op.kind === 'raw') writer.applyUpsert(validateDocument(mapping, op.doc), String(op.doc._id));
-          else writer.applyDelete(op.id);
-        }
-      });
-      if (replay.tornTail !== undefined) {
-        log.warn(`write-ahead log ${replay.tornTail.file} ends with a torn record at byte ${replay.tornTail.offset} (never acknowledged); ignoring it`);
-      }
-      if (replay.ops > 0) {
-        log.info(`replayed ${replay.ops} operations from the write-ahead log`);
-        await writer.commit();
-      } else {
-        // Earlier generations hold nothing valid (sessions that never wrote, or a torn record).
-        for (const gen of replayGen) if (gen !== walGen) await dir.delete(walFile(gen));
-      }
-      const index = new Index(dir, manifest.name, mapping, writer, null, writer.lastCommit, log);
-      index.startRefreshTimer(options.refreshIntervalMs ?? 1000);
-      return index;
-    } catch (e) {
-      // A refused replay leaves the location as it found it: the new, empty generation goes.
-      if (createdWal !== null) await dir.delete(createdWal).catch(() => undefined);
-      await lock.release();
-      throw e;
-    }
+    const name = writer.lastCommit.name;
+    const reader = searchable ? new NearRealTimeReader(writer, options.refreshIntervalMs ?? 1000, log) : new WriteOnlyReader(writer, name, log);
+    return new Index(dir, name, mapping, new DocumentWriter(writer, mapping), reader);
   }
 
-  private static async openReadOnly(dir: Directory, log: Logger): Promise<Index> {
-    const manifest = decodeManifest(await dir.readFile(MANIFEST_FILE));
-    const mapping = mappingFromJson(manifest.mapping);
-    const snapshot = await openSnapshot(dir, manifest, 1);
-    return new Index(dir, manifest.name, mapping, null, snapshot, manifest, log);
+  /** The write side: upserts, deletes, commits (refuses everything on a read-only index). */
+  writer(): DocumentWrites {
+    this.checkOpen();
+    return this.writes;
   }
 
-  /**
-   * Validates and indexes documents (upsert by `_id`; a missing `_id` gets a generated one). All or
-   * nothing: one invalid document rejects the whole batch with an error naming it, and the batch
-   * is one write-ahead log record, so a crash keeps all of it or none. Resolves once the batch is
-   * durable; searchable after the next refresh. Large batches yield to the event loop as they go.
-   */
+  /** The read side: snapshots and searches. */
+  reader(): IndexReader {
+    this.checkOpen();
+    return this.reads;
+  }
+
+  /** See {@link DocumentWriter.upsert}. */
   async upsert(docs: readonly unknown[], source: BatchSource = {}): Promise<{ docs: number }> {
-    const writer = this.requireWriter();
-    const batch: PreparedDocument[] = [];
-    const slicer = new TimeSlicer();
-    for (let i = 0; i < docs.length; i++) {
-      if (slicer.due()) await slicer.yield();
-      const location = source.locations?.[i] ?? locate(source, i);
-      let doc = validateDocument(this.mapping, docs[i], location);
-      let id = doc.id;
-      if (id === undefined) {
-        id = globalThis.crypto.randomUUID();
-        doc = { ...doc, stored: { _id: id, ...doc.stored } };
-      }
-      const storedJson = JSON.stringify(doc.stored);
-      // The log holds the validated form, so a replay never validates again.
-      batch.push({ doc, id, storedJson, walJson: walUpsertJson(doc, id, storedJson) });
-    }
-    await writer.write(batch);
-    return { docs: batch.length };
+    return this.writer().upsert(docs, source);
   }
 
   /** Deletes documents by id (durable once resolved, visible after the next refresh). */
   async delete(ids: readonly string[]): Promise<void> {
-    await this.requireWriter().write([], ids);
+    return this.writer().delete(ids);
   }
 
   /** Makes everything written so far searchable. */
   async refresh(): Promise<void> {
-    await this.requireWriter().refresh();
+    return this.writer().refresh();
   }
 
   /** Commits durably: segments, live docs and a new manifest. */
   async commit(): Promise<CommitResult> {
-    const result = await this.requireWriter().commit();
-    this.manifest = this.requireWriter().lastCommit;
-    return result;
+    return this.writer().commit();
   }
 
   /**
@@ -234,51 +151,41 @@ export class Index {
    * when a source file turns out to be bad half-way. Durable once resolved.
    */
   async rollback(): Promise<CommitResult> {
-    const result = await this.requireWriter().rollback();
-    this.manifest = this.requireWriter().lastCommit;
-    return result;
+    return this.writer().rollback();
   }
 
   /** Records a source checkpoint to be stored by the next commit. */
   setCheckpoint(source: string, position: unknown): void {
-    this.requireWriter().setCheckpoint(source, position);
+    this.writer().setCheckpoint(source, position);
   }
 
   /** Checkpoints stored by the last commit. */
   get checkpoints(): Readonly<Record<string, unknown>> {
-    return (this.writer?.lastCommit ?? this.manifest).checkpoints;
+    return this.reads.commit.checkpoints;
   }
 
   /** Runs a search request on the latest snapshot. */
   search(request: SearchRequest = {}): SearchResponse {
     const started = performance.now();
     const prepared = prepareSearch(request, this.mapping);
-    if (this.writer?.searchable === false) throw new YarrowError(ErrorCode.indexClosed, `index ${this.name} is open write-only (searchable: false)`);
-    const snapshot = this.acquireSnapshot();
-    try {
-      return runSearch(snapshot, prepared, started);
-    } finally {
-      snapshot.release();
-    }
+    return this.reader().search(prepared, started);
   }
 
   /** Figures about the index. */
   stats(): IndexStats {
-    const snapshot = this.acquireSnapshot();
+    const snapshot = this.reader().acquireSnapshot();
     try {
+      const commit = this.reads.commit;
       let sizeBytes = 0;
-      for (const s of this.currentManifest().segments) for (const f of s.files) sizeBytes += f.size;
+      for (const s of commit.segments) for (const f of s.files) sizeBytes += f.size;
       return {
         name: this.name,
         docs: snapshot.liveCount,
         segments: snapshot.segments.length,
-        seq: this.currentManifest().seq,
-        committedAt: this.currentManifest().committedAt,
+        seq: commit.seq,
+        committedAt: commit.committedAt,
         sizeBytes,
-        bufferedDocs: this.writer?.bufferedDocs ?? 0,
-        walBytes: this.writer?.walBytes ?? 0,
-        commits: this.writer?.activity.commits ?? 0,
-        refreshes: this.writer?.activity.refreshes ?? 0,
+        ...this.writes.figures(),
       };
     } finally {
       snapshot.release();
@@ -287,7 +194,7 @@ export class Index {
 
   /** Re-reads every file of the last commit and checks sizes and checksums; throws on damage. */
   async verify(): Promise<{ files: number; bytes: number }> {
-    const manifest = this.currentManifest();
+    const manifest: Manifest = this.reads.commit;
     let bytes = 0;
     let files = 0;
     for (const seg of manifest.segments) {
@@ -301,128 +208,20 @@ export class Index {
     return { files, bytes };
   }
 
-  /** Read-only indexes: switches to the newest commit if there is one; returns its seq. */
+  /** Switches a read-only index to the newest commit if there is one; returns the served seq. */
   async reload(): Promise<number> {
-    if (this.writer !== null) return this.writer.lastCommit.seq;
-    const manifest = decodeManifest(await this.dir.readFile(MANIFEST_FILE));
-    if (manifest.seq !== this.manifest.seq) {
-      const next = await openSnapshot(this.dir, manifest, manifest.seq, this.readonlySnapshot);
-      this.readonlySnapshot?.release();
-      this.readonlySnapshot = next;
-      this.manifest = manifest;
-    }
-    return this.manifest.seq;
+    return this.reader().reload();
   }
 
   /** Stops the refresh timer, commits what is pending (writers) and releases the lock. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.timer !== null) clearInterval(this.timer);
-    if (this.writer !== null) await this.writer.close();
-    this.readonlySnapshot?.release();
+    this.reads.close();
+    await this.writes.close();
   }
 
-  private acquireSnapshot(): Snapshot {
+  private checkOpen(): void {
     if (this.closed) throw new YarrowError(ErrorCode.indexClosed, `index ${this.name} is closed`);
-    return this.writer !== null ? this.writer.acquireSnapshot() : this.readonlySnapshot!.acquire();
   }
-
-  private currentManifest(): Manifest {
-    return this.writer?.lastCommit ?? this.manifest;
-  }
-
-  private requireWriter(): IndexWriter {
-    if (this.closed) throw new YarrowError(ErrorCode.indexClosed, `index ${this.name} is closed`);
-    if (this.writer === null) throw new YarrowError(ErrorCode.indexClosed, `index ${this.name} is open read-only`);
-    return this.writer;
-  }
-
-  private startRefreshTimer(ms: number): void {
-    if (ms <= 0) return;
-    this.timer = setInterval(() => {
-      this.writer?.refresh().catch((e: unknown) => { this.log.error(`refresh failed: ${(e as Error).message}`); });
-    }, ms);
-    this.timer.unref();
-  }
-}
-
-function toMapping(raw: unknown, name: string): Mapping {
-  if (typeof raw === 'object' && raw !== null && 'field' in raw && typeof (raw as Mapping).field === 'function') return raw as Mapping;
-  return parseMapping(raw, `schema.${name}`);
-}
-
-function checkSameMapping(existing: Mapping, given: Mapping, name: string): void {
-  if (JSON.stringify(mappingToJson(existing)) !== JSON.stringify(mappingToJson(given))) {
-    throw new YarrowError(
-      ErrorCode.invalidMapping,
-      `the mapping of index ${name} differs from the one it was created with; re-index into a new index to change it`,
-    );
-  }
-}
-
-/**
- * A location without a manifest is new only when it holds nothing but lock files (and a manifest
- * temp file of a creation that crashed): segment files or logs without `index.json` are an index
- * whose manifest is lost, and creating a fresh one would orphan (and then delete) all of them.
- */
-async function refuseUnaccountedFiles(dir: Directory): Promise<void> {
-  const scratch: readonly IndexFileKind[] = [IndexFiles.lock, IndexFiles.lockClaim, IndexFiles.lockTemp, IndexFiles.manifestTemp];
-  const present = (await dir.list()).filter((name) => !scratch.includes(fileKindOf(name) as IndexFileKind)).sort();
-  if (present.length === 0) return;
-  const shown = present.slice(0, 5).join(', ') + (present.length > 5 ? `, … (${present.length} files)` : '');
-  throw new YarrowError(
-    ErrorCode.corruptIndex,
-    `${dir.describe()} has no ${MANIFEST_FILE} but is not empty (${shown}): refusing to create a new index over it; restore ${MANIFEST_FILE} or use an empty location`,
-    { source: dir.describe(), file: MANIFEST_FILE, files: present },
-  );
-}
-
-/**
- * Deletes files this engine wrote and no commit references: leftovers of a crash between flush and
- * commit (segment files, live docs, a manifest temp file) and log generations the commit covers.
- * Names the registry does not know are never touched. Data files are logged at info by name.
- */
-async function removeOrphans(dir: Directory, manifest: Manifest, log: Logger): Promise<void> {
-  const keep = new Set(manifestFiles(manifest));
-  for (const name of await dir.list()) {
-    if (keep.has(name)) continue;
-    const kind = fileKindOf(name);
-    if (kind === undefined) continue;
-    const gen = walGenerationOf(name);
-    const garbage = kind === IndexFiles.manifestTemp || kind.lifetime === 'immutable' || (gen !== undefined && gen < manifest.walGeneration);
-    if (!garbage) continue;
-    if (isDataFile(name)) log.info(`removing ${name}: no commit references it (seq=${manifest.seq})`, { file: name, seq: manifest.seq });
-    else log.debug(`removing unreferenced file ${name}`);
-    await dir.delete(name);
-  }
-}
-
-/**
- * Opens the segments of a commit. Segment files never change once written, so a segment that
- * `previous` already has keeps its reader and only its live docs are read again: following a
- * commit costs the new segments, not the whole index.
- */
-async function openSnapshot(dir: Directory, manifest: Manifest, generation: number, previous: Snapshot | null = null): Promise<Snapshot> {
-  const known = new Map((previous?.segments ?? []).map((s) => [s.reader.name, s.reader]));
-  const segments = await Promise.all(
-    manifest.segments.map(async (info) => {
-      const kept = known.get(info.name);
-      const reader = kept === undefined ? await SegmentReader.open(dir, info) : kept.withInfo(info);
-      return { reader, liveDocs: await reader.readLiveDocs(dir) };
-    }),
-  );
-  return new Snapshot(generation, segments, () => undefined);
-}
-
-function locate(source: BatchSource, i: number): DocumentLocation {
-  const loc: { source?: string; line?: number; ordinal?: number } = {};
-  if (source.source !== undefined) loc.source = source.source;
-  if (source.firstLine !== undefined) loc.line = source.firstLine + i;
-  else loc.ordinal = i + 1;
-  return loc;
-}
-
-function ownerInfo(): { pid: number; hostname: string; since: string } {
-  return { pid: process.pid, hostname: hostname(), since: new Date().toISOString() };
 }

@@ -12,7 +12,7 @@ async function withServer(role: ServerRole, run: (app: ReturnType<typeof buildSe
   const indexes = new Map<string, ServedIndex>();
   const metrics = new ApiMetrics(() => indexes.values());
   const index = await Index.open(new MemoryDirectory('memory:movies'), { name: 'movies', mapping, refreshIntervalMs: 0 });
-  indexes.set('movies', new WritableIndex('movies', index, null, 0, metrics, silentLogger));
+  indexes.set('movies', new WritableIndex('movies', index, null));
   const { app } = buildServer({ role, indexes, log: silentLogger, version: 'test', metrics, bodyLimit: 10_000 });
   try {
     await run(app);

@@ -81,10 +81,11 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
           served.set(name, followed);
           await followed.start();
         } else {
-          // The refresh timer runs in the API layer (WritableIndex), where refreshes are counted.
+          // The engine's reader refreshes every refreshMs (metrics read the count from its stats).
           // The indexer-only role never searches: id-only segment readers keep its memory flat.
-          const index = await Index.open(store.dir, { name, mapping, logger: log, refreshIntervalMs: 0, searchable: role !== 'api', writer: writerTuning(loaded.config.indexing) });
-          served.set(name, new WritableIndex(name, index, store.localPath, refreshMs, metrics, log, store.transfers));
+          const searchable = role !== 'api';
+          const index = await Index.open(store.dir, { name, mapping, logger: log, refreshIntervalMs: refreshMs, searchable, writer: writerTuning(loaded.config.indexing) });
+          served.set(name, new WritableIndex(name, index, store.localPath, store.transfers));
           ctx.log.info(`opened index ${name} (${store.location}) at seq=${index.stats().seq}`);
         }
       }

@@ -117,6 +117,11 @@ export class IndexWriter {
     return this.buffer.maxDoc;
   }
 
+  /** Whether writes or deletes are waiting for a refresh to become searchable. */
+  get hasUnrefreshed(): boolean {
+    return this.buffer.maxDoc > 0 || this.pendingIds.size > 0;
+  }
+
   /** Bytes in the current WAL generation (older ones are deleted by the commit that covers them). */
   get walBytes(): number {
     return this.wal.size;

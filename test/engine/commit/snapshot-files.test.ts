@@ -1,17 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { IndexWriter } from '../../../src/engine/commit/index-writer.js';
 import { Index } from '../../../src/engine/search-index.js';
 import { MemoryDirectory } from '../../../src/storage/memory-directory.js';
 
 const mapping = { fields: { title: { type: 'text' } } };
-
-/** Reaches the writer of an Index: the snapshot API is internal to the engine. */
-function writerOf(index: Index): IndexWriter {
-  const writer = (index as unknown as { writer: unknown }).writer;
-  assert.ok(writer instanceof IndexWriter);
-  return writer;
-}
 
 describe('IndexWriter snapshots', () => {
   it('keep their segment files until released, however many merges and commits happen', async () => {
@@ -19,8 +11,8 @@ describe('IndexWriter snapshots', () => {
     const index = await Index.open(dir, { mapping, refreshIntervalMs: 0, writer: { mergePolicy: { segmentsPerTier: 2, maxMergeAtOnce: 2 } } });
     await index.upsert([{ _id: 'a', title: 'first segment' }]);
     await index.commit();
-    const writer = writerOf(index);
-    const held = writer.acquireSnapshot();
+    // The read side over this process's writer hands out its published snapshots.
+    const held = index.reader().acquireSnapshot();
     const heldFiles = held.segments.flatMap((s) => s.reader.info.files.map((f) => f.name));
     assert.ok(heldFiles.length > 0);
     for (let i = 0; i < 6; i++) {

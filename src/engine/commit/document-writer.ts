@@ -1,0 +1,158 @@
+/**
+ * The write side as callers see it: documents in, validated once here (the edge of the engine),
+ * serialised once for both the write-ahead log and the stored fields, and handed to the
+ * {@link IndexWriter}. A process that opened an index read-only gets a {@link ReadOnlyWriter}, which
+ * refuses every write, so that no method has to ask which kind of index it serves.
+ */
+import type { Directory } from '../directory.js';
+import { ErrorCode, YarrowError } from '../errors.js';
+import { TimeSlicer } from '../event-loop.js';
+import { validateDocument } from '../schema/document.js';
+import type { DocumentLocation } from '../schema/document.js';
+import type { Mapping } from '../schema/mapping.js';
+import type { IndexWriter } from './index-writer.js';
+import { walUpsertJson } from './write-ahead-log.js';
+import type { CommitResult, PreparedDocument } from './writer-options.js';
+
+/** Where a batch of documents came from, for error messages. */
+export interface BatchSource {
+  readonly source?: string;
+  /** Line number of the first document (1-based); documents are then numbered by line. */
+  readonly firstLine?: number;
+  /** Per-document locations, when the caller knows them exactly. */
+  readonly locations?: readonly DocumentLocation[];
+}
+
+/** Writer figures for `stats()`. */
+export interface WriterFigures {
+  readonly bufferedDocs: number;
+  readonly walBytes: number;
+  readonly commits: number;
+  readonly refreshes: number;
+}
+
+/** The operations of an index's write side. */
+export interface DocumentWrites {
+  upsert(docs: readonly unknown[], source?: BatchSource): Promise<{ docs: number }>;
+  delete(ids: readonly string[]): Promise<void>;
+  refresh(): Promise<void>;
+  commit(): Promise<CommitResult>;
+  rollback(): Promise<CommitResult>;
+  setCheckpoint(source: string, position: unknown): void;
+  figures(): WriterFigures;
+  close(): Promise<void>;
+}
+
+/** The write side of an index this process holds the write lock of. */
+export class DocumentWriter implements DocumentWrites {
+  constructor(
+    private readonly writer: IndexWriter,
+    private readonly mapping: Mapping,
+  ) {}
+
+  /**
+   * Validates and indexes documents (upsert by `_id`; a missing `_id` gets a generated one). All or
+   * nothing: one invalid document rejects the whole batch with an error naming it, and the batch
+   * is one write-ahead log record, so a crash keeps all of it or none. Resolves once the batch is
+   * durable; searchable after the next refresh. Large batches yield to the event loop as they go.
+   */
+  async upsert(docs: readonly unknown[], source: BatchSource = {}): Promise<{ docs: number }> {
+    const batch: PreparedDocument[] = [];
+    const slicer = new TimeSlicer();
+    for (let i = 0; i < docs.length; i++) {
+      if (slicer.due()) await slicer.yield();
+      const location = source.locations?.[i] ?? locate(source, i);
+      let doc = validateDocument(this.mapping, docs[i], location);
+      let id = doc.id;
+      if (id === undefined) {
+        id = globalThis.crypto.randomUUID();
+        doc = { ...doc, stored: { _id: id, ...doc.stored } };
+      }
+      const storedJson = JSON.stringify(doc.stored);
+      // The log holds the validated form, so a replay never validates again.
+      batch.push({ doc, id, storedJson, walJson: walUpsertJson(doc, id, storedJson) });
+    }
+    await this.writer.write(batch);
+    return { docs: batch.length };
+  }
+
+  /** Deletes documents by id (durable once resolved, visible after the next refresh). */
+  async delete(ids: readonly string[]): Promise<void> {
+    await this.writer.write([], ids);
+  }
+
+  refresh(): Promise<void> {
+    return this.writer.refresh();
+  }
+
+  commit(): Promise<CommitResult> {
+    return this.writer.commit();
+  }
+
+  rollback(): Promise<CommitResult> {
+    return this.writer.rollback();
+  }
+
+  setCheckpoint(source: string, position: unknown): void {
+    this.writer.setCheckpoint(source, position);
+  }
+
+  figures(): WriterFigures {
+    const { commits, refreshes } = this.writer.activity;
+    return { bufferedDocs: this.writer.bufferedDocs, walBytes: this.writer.walBytes, commits, refreshes };
+  }
+
+  /** Waits for merges, commits what is pending and releases the lock (which file stays). */
+  close(): Promise<void> {
+    return this.writer.close();
+  }
+}
+
+/** The write side of an index opened read-only: every write is refused. */
+export class ReadOnlyWriter implements DocumentWrites {
+  constructor(private readonly name: string, private readonly dir: Directory) {}
+
+  upsert(): Promise<{ docs: number }> {
+    return Promise.reject(this.refused());
+  }
+
+  delete(): Promise<void> {
+    return Promise.reject(this.refused());
+  }
+
+  refresh(): Promise<void> {
+    return Promise.reject(this.refused());
+  }
+
+  commit(): Promise<CommitResult> {
+    return Promise.reject(this.refused());
+  }
+
+  rollback(): Promise<CommitResult> {
+    return Promise.reject(this.refused());
+  }
+
+  setCheckpoint(): void {
+    throw this.refused();
+  }
+
+  figures(): WriterFigures {
+    return { bufferedDocs: 0, walBytes: 0, commits: 0, refreshes: 0 };
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  private refused(): YarrowError {
+    return new YarrowError(ErrorCode.indexClosed, `index ${this.name} is open read-only (${this.dir.describe()})`);
+  }
+}
+
+function locate(source: BatchSource, i: number): DocumentLocation {
+  const loc: { source?: string; line?: number; ordinal?: number } = {};
+  if (source.source !== undefined) loc.source = source.source;
+  if (source.firstLine !== undefined) loc.line = source.firstLine + i;
+  else loc.ordinal = i + 1;
+  return loc;
+}
