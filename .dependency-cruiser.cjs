@@ -21,6 +21,13 @@ module.exports = {
       to: { dependencyTypes: ['core'], path: '^(fs|fs/promises|net|http|https|http2|dgram|dns|tls|child_process|cluster)$' },
     },
     {
+      name: 'engine-public-surface',
+      comment: 'src/api and src/cli use the engine through its public index (src/engine/index.ts) only, so its internals can change freely.',
+      severity: 'error',
+      from: { path: '^src/(api|cli)/' },
+      to: { path: '^src/engine/', pathNot: '^src/engine/index\\.ts$' },
+    },
+    {
       name: 'no-circular',
       comment: 'Import cycles hide layering mistakes.',
       severity: 'error',

@@ -5,9 +5,7 @@
  * if the process dies, while the engine inverts it in slices that leave the event loop free for
  * searches. The response waits until the batch is durable.
  */
-import type { Index } from '../engine/index.js';
-import type { DocumentLocation } from '../engine/schema/document.js';
-import { validateDocument } from '../engine/schema/document.js';
+import type { Index, ValidDocument } from '../engine/index.js';
 import { JsonValueSplitter } from './json-value-stream.js';
 
 /** Tuning and hooks of {@link indexBody}. */
@@ -30,15 +28,13 @@ export interface PushResult {
 export async function indexBody(index: Index, body: AsyncIterable<Buffer>, options: PushOptions = {}): Promise<PushResult> {
   const progressBytes = options.progressBytes ?? 16 * 1024 * 1024;
   const splitter = new JsonValueSplitter();
-  const docs: unknown[] = [];
-  const locations: DocumentLocation[] = [];
+  const docs: ValidDocument[] = [];
   let nextProgress = progressBytes;
   const take = (values: ReturnType<JsonValueSplitter['push']>): void => {
     for (const { value, location } of values) {
-      // Checked now, so that a bad document fails the request while it is still streaming in.
-      validateDocument(index.mapping, value, location);
-      docs.push(value);
-      locations.push(location);
+      // Checked now, so that a bad document fails the request while it is still streaming in;
+      // the engine takes the validated form and does not check it again.
+      docs.push(index.validate(value, location));
     }
   };
   for await (const chunk of body) {
@@ -49,7 +45,7 @@ export async function indexBody(index: Index, body: AsyncIterable<Buffer>, optio
     }
   }
   take(splitter.end());
-  await index.upsert(docs, { locations });
+  await index.writer().upsertValidated(docs);
   if (splitter.bytes >= progressBytes) options.onProgress?.(docs.length, splitter.bytes);
   return { docs: docs.length, bytes: splitter.bytes };
 }

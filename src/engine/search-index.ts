@@ -24,6 +24,8 @@ import { silentLogger } from './logger.js';
 import type { Logger } from './logger.js';
 import { CommitReader, NearRealTimeReader, WriteOnlyReader } from './reader/index-reader.js';
 import type { IndexReader } from './reader/index-reader.js';
+import { validateDocument } from './schema/document.js';
+import type { DocumentLocation, ValidDocument } from './schema/document.js';
 import { mappingFromJson } from './schema/mapping.js';
 import type { Mapping } from './schema/mapping.js';
 import { prepareSearch } from './search/search-request.js';
@@ -129,6 +131,14 @@ export class Index {
   /** See {@link DocumentWriter.upsert}. */
   async upsert(docs: readonly unknown[], source: BatchSource = {}): Promise<{ docs: number }> {
     return this.writer().upsert(docs, source);
+  }
+
+  /**
+   * Validates one document against the mapping (throws `invalid_document` naming it), for callers
+   * that check documents as they arrive and hand the valid ones to `writer().upsertValidated`.
+   */
+  validate(raw: unknown, location?: DocumentLocation): ValidDocument {
+    return validateDocument(this.mapping, raw, location);
   }
 
   /** Deletes documents by id (durable once resolved, visible after the next refresh). */

@@ -5,7 +5,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SearchRequest } from '../../engine/index.js';
-import { mappingToJson } from '../../engine/schema/mapping.js';
+import { mappingToJson } from '../../engine/index.js';
 import { HttpError, HttpErrorType } from '../http-status.js';
 import { readWholeBody } from '../request-body.js';
 import { lookupIndex, requireSearch } from '../route-context.js';

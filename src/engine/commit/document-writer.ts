@@ -8,7 +8,7 @@ import type { Directory } from '../directory.js';
 import { ErrorCode, YarrowError } from '../errors.js';
 import { TimeSlicer } from '../event-loop.js';
 import { validateDocument } from '../schema/document.js';
-import type { DocumentLocation } from '../schema/document.js';
+import type { DocumentLocation, ValidDocument } from '../schema/document.js';
 import type { Mapping } from '../schema/mapping.js';
 import type { IndexWriter } from './index-writer.js';
 import { walUpsertJson } from './write-ahead-log.js';
@@ -34,6 +34,8 @@ export interface WriterFigures {
 /** The operations of an index's write side. */
 export interface DocumentWrites {
   upsert(docs: readonly unknown[], source?: BatchSource): Promise<{ docs: number }>;
+  /** Indexes documents the caller validated already against this index's mapping (no second check). */
+  upsertValidated(docs: readonly ValidDocument[]): Promise<{ docs: number }>;
   delete(ids: readonly string[]): Promise<void>;
   refresh(): Promise<void>;
   commit(): Promise<CommitResult>;
@@ -62,15 +64,19 @@ export class DocumentWriter implements DocumentWrites {
     for (let i = 0; i < docs.length; i++) {
       if (slicer.due()) await slicer.yield();
       const location = source.locations?.[i] ?? locate(source, i);
-      let doc = validateDocument(this.mapping, docs[i], location);
-      let id = doc.id;
-      if (id === undefined) {
-        id = globalThis.crypto.randomUUID();
-        doc = { ...doc, stored: { _id: id, ...doc.stored } };
-      }
-      const storedJson = JSON.stringify(doc.stored);
-      // The log holds the validated form, so a replay never validates again.
-      batch.push({ doc, id, storedJson, walJson: walUpsertJson(doc, id, storedJson) });
+      batch.push(prepare(validateDocument(this.mapping, docs[i], location)));
+    }
+    await this.writer.write(batch);
+    return { docs: batch.length };
+  }
+
+  /** {@link upsert} for documents validated at the edge already (the HTTP indexer checks as it streams). */
+  async upsertValidated(docs: readonly ValidDocument[]): Promise<{ docs: number }> {
+    const batch: PreparedDocument[] = [];
+    const slicer = new TimeSlicer();
+    for (const doc of docs) {
+      if (slicer.due()) await slicer.yield();
+      batch.push(prepare(doc));
     }
     await this.writer.write(batch);
     return { docs: batch.length };
@@ -116,6 +122,10 @@ export class ReadOnlyWriter implements DocumentWrites {
     return Promise.reject(this.refused());
   }
 
+  upsertValidated(): Promise<{ docs: number }> {
+    return Promise.reject(this.refused());
+  }
+
   delete(): Promise<void> {
     return Promise.reject(this.refused());
   }
@@ -147,6 +157,19 @@ export class ReadOnlyWriter implements DocumentWrites {
   private refused(): YarrowError {
     return new YarrowError(ErrorCode.indexClosed, `index ${this.name} is open read-only (${this.dir.describe()})`);
   }
+}
+
+/** Assigns a missing id and serialises a validated document once, for the stored fields and the log. */
+function prepare(valid: ValidDocument): PreparedDocument {
+  let doc = valid;
+  let id = doc.id;
+  if (id === undefined) {
+    id = globalThis.crypto.randomUUID();
+    doc = { ...doc, stored: { _id: id, ...doc.stored } };
+  }
+  const storedJson = JSON.stringify(doc.stored);
+  // The log holds the validated form, so a replay never validates again.
+  return { doc, id, storedJson, walJson: walUpsertJson(doc, id, storedJson) };
 }
 
 function locate(source: BatchSource, i: number): DocumentLocation {
