@@ -39,9 +39,13 @@ export function walHeader(): Uint8Array {
 
 /** The logged form of a validated upsert: id, normalised values and the stored fields' JSON. */
 export function walUpsertJson(doc: ValidDocument, id: string, storedJson: string): string {
-  const values: Record<string, unknown> = {};
-  for (const [field, list] of doc.values) if (list.length > 0) values[field] = list;
-  return `{"i":${JSON.stringify(id)},"v":${JSON.stringify(values)},"s":${storedJson}}`;
+  // Built as text, without an intermediate object: this runs once per indexed document.
+  let values = '';
+  for (const [field, list] of doc.values) {
+    if (list.length === 0) continue;
+    values += `${values === '' ? '' : ','}${JSON.stringify(field)}:${JSON.stringify(list)}`;
+  }
+  return `{"i":${JSON.stringify(id)},"v":{${values}},"s":${storedJson}}`;
 }
 
 /** Appends, syncs (grouped) and rotates the log. */
