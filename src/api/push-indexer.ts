@@ -8,6 +8,7 @@
 import type { Index } from '../engine/index.js';
 import type { DocumentLocation } from '../engine/schema/document.js';
 import { validateDocument } from '../engine/schema/document.js';
+import { HttpError, HttpErrorType } from './http-status.js';
 import { JsonValueSplitter } from './json-value-stream.js';
 
 /** Tuning and hooks of {@link indexBody}. */
@@ -25,7 +26,8 @@ export interface PushResult {
 
 /**
  * Reads `body` to the end, then writes every document; all or nothing for invalid input.
- * @throws YarrowError(invalid_document) naming the document (line or ordinal and offset, field).
+ * @throws YarrowError(invalid_document) naming the document (line or ordinal and offset, field);
+ *   HttpError(invalid_request) when the body holds no document.
  */
 export async function indexBody(index: Index, body: AsyncIterable<Buffer>, options: PushOptions = {}): Promise<PushResult> {
   const progressBytes = options.progressBytes ?? 16 * 1024 * 1024;
@@ -49,6 +51,9 @@ export async function indexBody(index: Index, body: AsyncIterable<Buffer>, optio
     }
   }
   take(splitter.end());
+  if (docs.length === 0) {
+    throw new HttpError(HttpErrorType.invalidRequest, 'the request body holds no documents: send one JSON object per line', { expected: 'at least one document', actual: 'empty body' });
+  }
   await index.upsert(docs, { locations });
   if (splitter.bytes >= progressBytes) options.onProgress?.(docs.length, splitter.bytes);
   return { docs: docs.length, bytes: splitter.bytes };

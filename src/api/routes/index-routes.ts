@@ -5,11 +5,12 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { indexBody } from '../push-indexer.js';
 import { readBody } from '../request-body.js';
+import { singleParam } from '../request-input.js';
 import { lookupIndex, requireWrites } from '../route-context.js';
 import type { RouteContext } from '../route-context.js';
 import { WritableIndex } from '../served-index.js';
 
-type IndexRequest = FastifyRequest<{ Params: { index: string }; Querystring: { refresh?: string } }>;
+type IndexRequest = FastifyRequest<{ Params: { index: string } }>;
 
 function emptyBody(): AsyncIterable<Buffer> {
   return (async function* () { /* no body */ })();
@@ -28,7 +29,7 @@ export function registerIndexRoutes(app: FastifyInstance, ctx: RouteContext): vo
       onProgress: (docs, bytes) => { ctx.log.info(`${label}: ${docs} docs, ${(bytes / 1e6).toFixed(1)} MB read`); },
     });
     ctx.metrics.indexed(served.name, result.docs, result.bytes);
-    const refresh = request.query.refresh;
+    const refresh = singleParam(request.query, 'refresh');
     if ((refresh === 'true' || refresh === '') && served instanceof WritableIndex) await served.refresh();
     const took = Math.round(performance.now() - started);
     void reply.code(200).send({ result: 'created', took, docs: result.docs, bytes: result.bytes });
