@@ -115,6 +115,14 @@ export function buildServer(deps: ServerDeps): { app: FastifyInstance; metrics: 
     protect(scope, auth);
     registerIndexRoutes(scope, ctx);
     registerSearchRoutes(scope, ctx);
+    // An index named like a module's prefix (`plants`) keeps its endpoints under static paths.
+    for (const module of modules) {
+      const name = module.prefix.slice(1);
+      if (ctx.indexes.has(name)) {
+        registerIndexRoutes(scope, ctx, name);
+        registerSearchRoutes(scope, ctx, name);
+      }
+    }
     done();
   });
   return { app, metrics, beginShutdown: () => { closing = true; } };

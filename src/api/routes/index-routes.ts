@@ -16,11 +16,17 @@ function emptyBody(): AsyncIterable<Buffer> {
   return (async function* () { /* no body */ })();
 }
 
-/** Registers `_index` and `_flush`. */
-export function registerIndexRoutes(app: FastifyInstance, ctx: RouteContext): void {
+/**
+ * Registers `_index` and `_flush` for every index (`/:index/...`), or, given `only`, for that one
+ * index under its literal name: a mounted module whose prefix is an index's name (`/plants`) owns
+ * `/plants/:id`, and these static paths take precedence over it.
+ */
+export function registerIndexRoutes(app: FastifyInstance, ctx: RouteContext, only?: string): void {
+  const base = only === undefined ? '/:index' : `/${only}`;
+  const nameOf = (request: FastifyRequest<{ Params: { index?: string } }>): string => only ?? request.params.index ?? '';
   const handleIndex = async (request: IndexRequest, reply: FastifyReply): Promise<void> => {
     requireWrites(ctx);
-    const served = lookupIndex(ctx, request.params.index);
+    const served = lookupIndex(ctx, nameOf(request));
     const started = performance.now();
     const raw = request.body as Readable | undefined;
     const label = `${request.method} ${request.url}`;
@@ -34,12 +40,12 @@ export function registerIndexRoutes(app: FastifyInstance, ctx: RouteContext): vo
     const took = Math.round(performance.now() - started);
     void reply.code(200).send({ result: 'created', took, docs: result.docs, bytes: result.bytes });
   };
-  app.post('/:index/_index', handleIndex);
-  app.put('/:index/_index', handleIndex);
+  app.post(`${base}/_index`, handleIndex);
+  app.put(`${base}/_index`, handleIndex);
 
-  app.post('/:index/_flush', async (request: FastifyRequest<{ Params: { index: string } }>, reply) => {
+  app.post(`${base}/_flush`, async (request: FastifyRequest<{ Params: { index: string } }>, reply) => {
     requireWrites(ctx);
-    const served = lookupIndex(ctx, request.params.index);
+    const served = lookupIndex(ctx, nameOf(request));
     const result = await served.index().commit();
     ctx.log.debug(`index ${served.name} committed at seq=${result.seq}`);
     void reply.code(200).send();

@@ -18,11 +18,17 @@ function figures(served: ServedIndex): Record<string, unknown> {
   return { name: served.name, docs: s.docs, segments: s.segments, seq: s.seq, size: s.sizeBytes, buffered_docs: s.bufferedDocs };
 }
 
-/** Registers the read endpoints. */
-export function registerSearchRoutes(app: FastifyInstance, ctx: RouteContext): void {
-  app.get('/:index/_search', (request: FastifyRequest<{ Params: { index: string } }>, reply: FastifyReply) => {
+/**
+ * Registers the read endpoints for every index, or, given `only`, `_search` for that one index under
+ * its literal name (see registerIndexRoutes; `GET /<only>` then stays the module's, and the index's
+ * figures are in `/_indexes`).
+ */
+export function registerSearchRoutes(app: FastifyInstance, ctx: RouteContext, only?: string): void {
+  const base = only === undefined ? '/:index' : `/${only}`;
+  const nameOf = (request: FastifyRequest<{ Params: { index?: string } }>): string => only ?? request.params.index ?? '';
+  app.get(`${base}/_search`, (request: FastifyRequest<{ Params: { index: string } }>, reply: FastifyReply) => {
     requireSearch(ctx);
-    const served = lookupIndex(ctx, request.params.index);
+    const served = lookupIndex(ctx, nameOf(request));
     // Parameters arrive as strings, or arrays when repeated: each is read strictly.
     const q = singleParam(request.query, 'q');
     const size = decimalParam(request.query, 'size');
@@ -35,9 +41,9 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: RouteContext): v
     return reply.send(served.index().search(search));
   });
 
-  app.post('/:index/_search', { config: { auth: 'read' } }, async (request: FastifyRequest<{ Params: { index: string } }>) => {
+  app.post(`${base}/_search`, { config: { auth: 'read' } }, async (request: FastifyRequest<{ Params: { index: string } }>) => {
     requireSearch(ctx);
-    const served = lookupIndex(ctx, request.params.index);
+    const served = lookupIndex(ctx, nameOf(request));
     const raw = request.body as Readable | undefined;
     const text = raw === undefined ? '' : decodeUtf8(await readWholeBody(raw, request.headers, ctx.bodyLimit), 'the search request');
     let parsed: unknown = {};
@@ -55,6 +61,7 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: RouteContext): v
     return served.index().search(parsed);
   });
 
+  if (only !== undefined) return;
   app.get('/:index', (request: FastifyRequest<{ Params: { index: string } }>, reply: FastifyReply) => {
     const served = lookupIndex(ctx, request.params.index);
     return reply.send({ ...figures(served), mapping: mappingToJson(served.index().mapping) });
