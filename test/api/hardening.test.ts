@@ -137,6 +137,7 @@ describe('strict input (issue 18)', () => {
       assert.match(errorOf(r).reason, /query parameter q is given 2 times/);
       assert.equal((await s.call('GET', '/movies/_search?size=1&size=2')).status, 400);
       assert.equal((await s.call('POST', '/movies/_index?refresh=true&refresh=false', { body: DOC })).status, 400);
+      assert.equal((await s.call('POST', '/movies/_index?refresh=yes', { body: DOC })).status, 400);
     });
   });
 

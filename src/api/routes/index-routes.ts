@@ -3,6 +3,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError, HttpErrorType } from '../http-status.js';
 import { indexBody } from '../push-indexer.js';
 import { readBody } from '../request-body.js';
 import { singleParam } from '../request-input.js';
@@ -36,6 +37,9 @@ export function registerIndexRoutes(app: FastifyInstance, ctx: RouteContext, onl
     });
     ctx.metrics.indexed(served.name, result.docs, result.bytes);
     const refresh = singleParam(request.query, 'refresh');
+    if (refresh !== undefined && refresh !== '' && refresh !== 'true' && refresh !== 'false') {
+      throw new HttpError(HttpErrorType.invalidRequest, `query parameter refresh must be true or false, got ${JSON.stringify(refresh.slice(0, 40))}`, { field: 'refresh', expected: 'true or false', actual: refresh.slice(0, 40) });
+    }
     if ((refresh === 'true' || refresh === '') && served instanceof WritableIndex) await served.refresh();
     const took = Math.round(performance.now() - started);
     void reply.code(200).send({ result: 'created', took, docs: result.docs, bytes: result.bytes });
