@@ -37,8 +37,10 @@ describe('the npm package', () => {
       // A user config of our own: the machine's may hold settings npm warns about.
       const userconfig = join(work, 'npmrc');
       await writeFile(userconfig, 'fund=false\naudit=false\nupdate-notifier=false\n');
-      // npm and the installed bin run on the Node that runs this test.
-      const env = { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`, npm_config_userconfig: userconfig };
+      // npm and the installed bin run on the Node that runs this test; settings that `npm test`
+      // passes down (npm_config_*) are the machine's, not the user's who installs: left out.
+      const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_config_')));
+      const env = { ...inherited, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`, npm_config_userconfig: userconfig };
       const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
       // The build already ran (npm test builds first): no prepack rebuild here.
       const packed = await run(npm, ['pack', '--ignore-scripts', '--pack-destination', work], { cwd: ROOT, env });
