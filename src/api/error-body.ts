@@ -19,7 +19,7 @@ export interface ErrorResponse {
 /** The response for `error`. */
 export function errorResponse(error: unknown): ErrorResponse {
   if (error instanceof HttpError) {
-    return { status: error.status, body: { error: { ...error.details, type: error.type, reason: withoutPaths(error.message) } }, headers: error.headers, unexpected: false };
+    return { status: error.status, body: { error: { ...error.details, type: error.type, reason: error.message } }, headers: error.headers, unexpected: false };
   }
   if (error instanceof YarrowError) {
     const status = httpStatusOf(error.code);

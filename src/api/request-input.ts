@@ -122,18 +122,21 @@ export function decodeUtf8(bytes: Buffer, what: string): string {
   return bytes.toString('utf8');
 }
 
-const ABSOLUTE_PATH = /(?:[A-Za-z]:)?(?:[\\/][^\s\\/:'"`,;()[\]{}<>]+)+[\\/]?/g;
+/**
+ * An absolute path (`/var/lib/x`, `C:\\data\\x`) standing on its own: at the start, or after a space,
+ * a quote, a bracket or `=`. URLs (`s3://bucket/key`, `http://host/a/b`) and relative paths do not
+ * match, since a letter or `:` comes before their slashes.
+ */
+const ABSOLUTE_PATH = /(^|[\s'"`([{=])((?:[A-Za-z]:)?[\\/][^\s'"`()[\]{}<>,;]*)/g;
 
 /**
- * `text` with every absolute file path replaced by its last component, for messages that leave
- * the server (`/_health`, error bodies): where the server keeps its files is nobody else's business.
- * URLs (`s3://bucket/key`, `http://host/path`) are left alone.
+ * `text` with every absolute file path of two or more components replaced by `…/<last component>`,
+ * for messages that leave the server (`/_health`, error bodies): where the server keeps its files
+ * is nobody else's business.
  */
 export function withoutPaths(text: string): string {
-  return text.replace(ABSOLUTE_PATH, (path, at: number) => {
-    if (at >= 1 && (text[at - 1] === '/' || text.slice(Math.max(0, at - 3), at).endsWith(':/') || /[\w.-]$/.test(text.slice(0, at)))) return path;
-    if (text.slice(0, at).endsWith(':')) return path;
+  return text.replace(ABSOLUTE_PATH, (_match, before: string, path: string) => {
     const parts = path.split(/[\\/]/).filter((p) => p !== '' && !/^[A-Za-z]:$/.test(p));
-    return parts.length <= 1 ? path : `…/${parts[parts.length - 1]}`;
+    return parts.length < 2 ? `${before}${path}` : `${before}…/${parts[parts.length - 1]}`;
   });
 }
