@@ -1,6 +1,28 @@
-/** Architecture rules: the engine stays free of I/O, and no module graph cycles. */
+/** Architecture rules: the engine stays free of I/O, folders form layers, and no module graph cycles. */
+
+/**
+ * The folders of src/, lowest layer first. A folder may import only folders before it, so no two
+ * folders can import each other, directly or through a third: there are no folder-level cycles
+ * (module-level cycles are `no-circular`'s). The plant store is a module the CLI mounts into the
+ * API server, so it comes after api; the CLI wires everything and comes last. A new folder takes
+ * its place here.
+ */
+const LAYERS = ['engine', 'storage', 'config', 'ingest', 'inference', 'ui', 'api', 'plants', 'cli'];
+
+/** One rule per folder pair: the lower folder never imports the higher one. */
+const layerRules = LAYERS.flatMap((lower, i) =>
+  LAYERS.slice(i + 1).map((higher) => ({
+    name: `layers-${lower}-not-${higher}`,
+    comment: `src/${lower} is below src/${higher} (.dependency-cruiser.cjs LAYERS): importing it would make a folder cycle possible.`,
+    severity: 'error',
+    from: { path: `^src/${lower}/` },
+    to: { path: `^src/${higher}/` },
+  })),
+);
+
 module.exports = {
   forbidden: [
+    ...layerRules,
     {
       name: 'engine-no-io',
       comment: 'src/engine talks to storage only through its Directory port: no fs, network, HTTP, Kafka or S3 code.',

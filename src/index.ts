@@ -1,6 +1,6 @@
 /**
  * @module yarrow
- * The library API: `import { Index, LocalDirectory } from 'yarrow'` embeds the engine in any Node
+ * The library API: `import { Index, LocalDirectory } from 'yarrow-search'` embeds the engine in any Node
  * program.
  */
 export * from './engine/index.js';

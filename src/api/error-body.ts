@@ -5,6 +5,7 @@
  */
 import { YarrowError } from '../engine/index.js';
 import { HttpError, HttpErrorType, httpStatusOf } from './http-status.js';
+import { withoutPaths } from './request-input.js';
 
 /** An error response ready to send. */
 export interface ErrorResponse {
@@ -22,11 +23,16 @@ export function errorResponse(error: unknown): ErrorResponse {
   }
   if (error instanceof YarrowError) {
     const status = httpStatusOf(error.code);
-    return { status, body: { error: { ...error.details, type: error.code, reason: error.message } }, headers: {}, unexpected: status >= 500 };
+    // Messages of damaged-index errors name files: only their last component leaves the server.
+    return { status, body: { error: { ...withoutPathDetails(error.details), type: error.code, reason: withoutPaths(error.message) } }, headers: {}, unexpected: status >= 500 };
   }
   const fastify = fastifyError(error);
   if (fastify !== null) return fastify;
   return { status: 500, body: { error: { type: HttpErrorType.internal, reason: 'internal error (logged by the server)' } }, headers: {}, unexpected: true };
+}
+
+function withoutPathDetails(details: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(details).map(([key, value]) => [key, typeof value === 'string' ? withoutPaths(value) : value]));
 }
 
 /** Errors fastify raises itself before a route runs (bad URL, unsupported media type...). */

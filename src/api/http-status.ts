@@ -1,12 +1,14 @@
 /**
- * The one table from error codes to HTTP statuses (docs/errors.md lists the same table next to the
- * exit codes), and {@link HttpError} for the failures only the HTTP layer knows: unknown paths,
- * wrong methods, oversized bodies.
+ * {@link HttpError}, the failures only the HTTP layer knows (unknown paths, wrong methods, oversized
+ * bodies, missing credentials), with statuses taken from the one error catalogue
+ * (src/engine/errors.ts); docs/errors.md lists the same table.
  */
-import { ErrorCode } from '../engine/index.js';
-import type { ErrorDetails } from '../engine/index.js';
+import { errorCatalogue, httpStatusOf } from '../engine/index.js';
+import type { ErrorCode, ErrorDetails } from '../engine/index.js';
 
-/** Error types that exist only over HTTP. */
+export { httpStatusOf };
+
+/** Error types that exist only over HTTP (catalogue codes without an exit code). */
 export const HttpErrorType = {
   notFound: 'not_found',
   indexNotFound: 'index_not_found',
@@ -14,43 +16,24 @@ export const HttpErrorType = {
   payloadTooLarge: 'payload_too_large',
   unsupportedEncoding: 'unsupported_encoding',
   invalidRequest: 'invalid_request',
+  unauthorized: 'unauthorized',
+  forbidden: 'forbidden',
   unavailable: 'unavailable',
   internal: 'internal_error',
-} as const;
+} as const satisfies Readonly<Record<string, ErrorCode>>;
 
 export type HttpErrorType = (typeof HttpErrorType)[keyof typeof HttpErrorType];
 
-/** Error type -> HTTP status; types not listed are bugs and answer 500. */
-export const httpStatuses: Readonly<Record<string, number>> = {
-  usage: 400,
-  [ErrorCode.invalidMapping]: 400,
-  [ErrorCode.invalidQuery]: 400,
-  [ErrorCode.invalidDocument]: 400,
-  [HttpErrorType.invalidRequest]: 400,
-  [HttpErrorType.notFound]: 404,
-  [HttpErrorType.indexNotFound]: 404,
-  [HttpErrorType.methodNotAllowed]: 405,
-  [HttpErrorType.payloadTooLarge]: 413,
-  [HttpErrorType.unsupportedEncoding]: 415,
-  [ErrorCode.lockHeld]: 503,
-  [HttpErrorType.unavailable]: 503,
-  [ErrorCode.indexClosed]: 503,
-  [ErrorCode.corruptIndex]: 500,
-  [ErrorCode.incompatibleFormat]: 500,
-  [ErrorCode.fileNotFound]: 500,
-  [HttpErrorType.internal]: 500,
-};
-
-/** The status for an error type (500 for anything unknown). */
-export function httpStatusOf(type: string): number {
-  return Object.hasOwn(httpStatuses, type) ? httpStatuses[type] : 500;
-}
+/** Error code -> HTTP status, for every code the service can answer with (derived from the catalogue). */
+export const httpStatuses: Readonly<Record<string, number>> = Object.fromEntries(
+  Object.entries(errorCatalogue).flatMap(([code, entry]: [string, { readonly http: number | null }]) => (entry.http === null ? [] : [[code, entry.http]])),
+);
 
 /** A failure of the HTTP layer itself, with its type, client-facing reason and details. */
 export class HttpError extends Error {
   override readonly name = 'HttpError';
   constructor(
-    readonly type: HttpErrorType,
+    readonly type: ErrorCode,
     message: string,
     readonly details: ErrorDetails = {},
     /** Extra response headers, e.g. Allow for 405. */

@@ -6,6 +6,7 @@
  * so memory holds one document plus the current chunk, never the body.
  */
 import { ErrorCode, YarrowError } from '../engine/index.js';
+import { invalidUtf8Offset } from './request-input.js';
 
 /** Where a document sits in its body, for error messages. */
 export interface ValueLocation {
@@ -168,6 +169,12 @@ export class JsonValueSplitter {
     this.inString = false;
     this.escaped = false;
     this.ordinal++;
+    // Decoding with replacement characters would index something other than what was sent.
+    const bad = invalidUtf8Offset(bytes);
+    if (bad >= 0) {
+      const at = this.start + bad;
+      throw this.error(`invalid UTF-8: byte 0x${bytes[bad].toString(16).padStart(2, '0')} at byte offset ${at}`, 'UTF-8', 'invalid byte', at);
+    }
     let value: unknown;
     try {
       value = JSON.parse(bytes.toString('utf8'));
@@ -185,9 +192,9 @@ export class JsonValueSplitter {
     return firstOnLine ? { ordinal: this.ordinal, offset: this.start, line: this.startLine } : { ordinal: this.ordinal, offset: this.start };
   }
 
-  private error(reason: string, expected: string, actual: string): YarrowError {
+  private error(reason: string, expected: string, actual: string, byteOffset?: number): YarrowError {
     const loc = this.location();
     const where = loc.line !== undefined ? `line ${loc.line}, document ${loc.ordinal}` : `document ${loc.ordinal}, offset ${loc.offset}`;
-    return new YarrowError(ErrorCode.invalidDocument, `${where}: ${reason}`, { ...loc, expected, actual });
+    return new YarrowError(ErrorCode.invalidDocument, `${where}: ${reason}`, { ...loc, ...(byteOffset === undefined ? {} : { byteOffset }), expected, actual });
   }
 }

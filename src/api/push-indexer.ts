@@ -6,6 +6,7 @@
  * searches. The response waits until the batch is durable.
  */
 import type { Index, ValidDocument } from '../engine/index.js';
+import { HttpError, HttpErrorType } from './http-status.js';
 import { JsonValueSplitter } from './json-value-stream.js';
 
 /** Tuning and hooks of {@link indexBody}. */
@@ -23,7 +24,8 @@ export interface PushResult {
 
 /**
  * Reads `body` to the end, then writes every document; all or nothing for invalid input.
- * @throws YarrowError(invalid_document) naming the document (line or ordinal and offset, field).
+ * @throws YarrowError(invalid_document) naming the document (line or ordinal and offset, field);
+ *   HttpError(invalid_request) when the body holds no document.
  */
 export async function indexBody(index: Index, body: AsyncIterable<Buffer>, options: PushOptions = {}): Promise<PushResult> {
   const progressBytes = options.progressBytes ?? 16 * 1024 * 1024;
@@ -45,6 +47,9 @@ export async function indexBody(index: Index, body: AsyncIterable<Buffer>, optio
     }
   }
   take(splitter.end());
+  if (docs.length === 0) {
+    throw new HttpError(HttpErrorType.invalidRequest, 'the request body holds no documents: send one JSON object per line', { expected: 'at least one document', actual: 'empty body' });
+  }
   await index.writer().upsertValidated(docs);
   if (splitter.bytes >= progressBytes) options.onProgress?.(docs.length, splitter.bytes);
   return { docs: docs.length, bytes: splitter.bytes };

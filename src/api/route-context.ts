@@ -48,9 +48,7 @@ export function requireSearch(ctx: RouteContext): void {
 /** The served index called `name`; 404 when there is none. */
 export function lookupIndex(ctx: RouteContext, name: string): ServedIndex {
   const served = ctx.indexes.get(name);
-  if (served === undefined) {
-    const known = [...ctx.indexes.keys()];
-    throw new HttpError(HttpErrorType.indexNotFound, `no index "${name}" (this server serves: ${known.length === 0 ? 'none' : known.join(', ')})`, { index: name });
-  }
+  // The message names the missing index only: which indexes exist is not told to a stranger.
+  if (served === undefined) throw new HttpError(HttpErrorType.indexNotFound, `no index "${name}" on this server`, { index: name });
   return served;
 }

@@ -3,11 +3,12 @@
  * requests finish, close every index (a writable one commits what is buffered), resolve 0.
  */
 import type { Logger } from '../engine/index.js';
-import type { PlantService } from '../plants/index.js';
+import type { BearerAuth } from './bearer-auth.js';
 import type { ApiMetrics } from './metrics.js';
 import type { ServerRole } from './route-context.js';
 import type { ServedIndex } from './served-index.js';
 import { buildServer } from './server.js';
+import type { ServerModule } from './server-module.js';
 
 /** What {@link serve} needs. */
 export interface ServeOptions {
@@ -19,8 +20,10 @@ export interface ServeOptions {
   readonly log: Logger;
   readonly version: string;
   readonly bodyLimit?: number;
-  /** The sample plant store; closed with the indexes. */
-  readonly plants?: PlantService;
+  /** Bearer tokens (config `api.auth`). */
+  readonly auth?: BearerAuth;
+  /** Mounted parts (the plant store); closed after the indexes. */
+  readonly modules?: readonly ServerModule[];
   /** Fires on SIGINT / SIGTERM. */
   readonly signal: AbortSignal;
 }
@@ -35,7 +38,8 @@ export async function serve(options: ServeOptions): Promise<number> {
     version: options.version,
     metrics: options.metrics,
     ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
-    ...(options.plants === undefined ? {} : { plants: options.plants }),
+    ...(options.auth === undefined ? {} : { auth: options.auth }),
+    ...(options.modules === undefined ? {} : { modules: options.modules }),
   });
   const stopped = new Promise<void>((resolve) => {
     if (options.signal.aborted) resolve();
@@ -46,6 +50,9 @@ export async function serve(options: ServeOptions): Promise<number> {
     const address = app.server.address();
     const port = typeof address === 'object' && address !== null ? address.port : options.port;
     const names = [...options.indexes.keys()];
+    if (options.role !== 'search' && options.auth?.configured !== true) {
+      log.warn(`no API token is configured (api.auth): anyone who reaches this server can index, flush and delete; the plant store at /plants refuses every request. Set api.auth.tokens, or bind to 127.0.0.1 (README, "Deployment")`);
+    }
     log.info(`yarrow ${options.role} listening on http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port} (indexes: ${names.length === 0 ? 'none' : names.join(', ')})`);
     await stopped;
     log.info('shutting down: finishing in-flight requests');
@@ -59,7 +66,9 @@ export async function serve(options: ServeOptions): Promise<number> {
         log.error(`closing index ${served.name} failed: ${(e as Error).message}`);
       }
     }
-    await options.plants?.repository.close().catch((e: unknown) => { log.error(`closing the plant store failed: ${(e as Error).message}`); });
+    for (const module of options.modules ?? []) {
+      await module.close().catch((e: unknown) => { log.error(`closing ${module.prefix} failed: ${(e as Error).message}`); });
+    }
   }
   log.info('shut down cleanly');
   return 0;

@@ -8,8 +8,8 @@
 import { fastify } from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../engine/index.js';
-import { openApiWithPlants, registerPlantRoutes } from '../plants/index.js';
-import type { PlantService } from '../plants/index.js';
+import { BearerAuth } from './bearer-auth.js';
+import type { AuthScope } from './bearer-auth.js';
 import { errorResponse } from './error-body.js';
 import { HttpError, HttpErrorType } from './http-status.js';
 import { ApiMetrics } from './metrics.js';
@@ -20,6 +20,14 @@ import { registerIndexRoutes } from './routes/index-routes.js';
 import { registerSearchRoutes } from './routes/search-routes.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
 import type { ServedIndex } from './served-index.js';
+import type { ServerModule } from './server-module.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The scope a protected route needs; by default `read` for GET and HEAD, `write` for the rest. */
+    auth?: AuthScope;
+  }
+}
 
 /** What {@link buildServer} needs. */
 export interface ServerDeps {
@@ -31,8 +39,10 @@ export interface ServerDeps {
   readonly bodyLimit?: number;
   /** Metrics to report into; a fresh registry by default. */
   readonly metrics?: ApiMetrics;
-  /** The sample plant store, mounted at `/plants` and merged into `/openapi.json` (api, standalone). */
-  readonly plants?: PlantService;
+  /** Bearer tokens (config `api.auth`); none configured by default, so everything is open. */
+  readonly auth?: BearerAuth;
+  /** Parts mounted by the command line (the plant store at `/plants`), merged into `/openapi.json`. */
+  readonly modules?: readonly ServerModule[];
 }
 
 /** Paths the server knows and the methods each answers (HEAD comes with GET). */
@@ -94,10 +104,49 @@ export function buildServer(deps: ServerDeps): { app: FastifyInstance; metrics: 
     throw new HttpError(HttpErrorType.methodNotAllowed, `${request.method} is not allowed on ${request.url.split('?')[0]} (allowed: ${methods.join(', ')})`, { method: request.method }, { allow: methods.join(', ') });
   });
 
+  const auth = deps.auth ?? new BearerAuth({});
+  const modules = deps.modules ?? [];
   const service = openApiDocument(ctx.role, ctx.version);
-  registerSystemRoutes(app, ctx, deps.plants === undefined ? JSON.stringify(service) : openApiWithPlants(service));
-  if (deps.plants !== undefined) registerPlantRoutes(app, deps.plants, ctx.log, ctx.bodyLimit);
-  registerIndexRoutes(app, ctx);
-  registerSearchRoutes(app, ctx);
+  const withModules = modules.find((m) => m.openApi !== undefined);
+  // System routes stay open (health probes, scrapers); modules authenticate their own requests.
+  registerSystemRoutes(app, ctx, withModules?.openApi === undefined ? JSON.stringify(service) : withModules.openApi(service));
+  for (const module of modules) module.register(app, { log: ctx.log, bodyLimit: ctx.bodyLimit, auth });
+  void app.register((scope, _options, done) => {
+    protect(scope, auth);
+    registerIndexRoutes(scope, ctx);
+    registerSearchRoutes(scope, ctx);
+    // An index named like a module's prefix (`plants`) keeps its endpoints under static paths.
+    for (const module of modules) {
+      const name = module.prefix.slice(1);
+      if (ctx.indexes.has(name)) {
+        registerIndexRoutes(scope, ctx, name);
+        registerSearchRoutes(scope, ctx, name);
+      }
+    }
+    done();
+  });
   return { app, metrics, beginShutdown: () => { closing = true; } };
+}
+
+/**
+ * Puts every route of `scope` behind `auth`: with tokens configured a write needs a write token,
+ * and with read tokens configured a read needs a token too. Routes say which scope they need in
+ * their `config.auth`; a route that does not is a read for GET and HEAD and a write otherwise, so
+ * a new write route is protected without anyone remembering to.
+ */
+function protect(scope: FastifyInstance, auth: BearerAuth): void {
+  if (!auth.configured) return;
+  scope.addHook('onRequest', (request, _reply, done) => {
+    const needed: AuthScope = request.routeOptions.config.auth ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write');
+    if (needed === 'read' && !auth.protectsReads) {
+      done();
+      return;
+    }
+    try {
+      auth.check(request.headers.authorization, needed);
+      done();
+    } catch (e) {
+      done(e as Error);
+    }
+  });
 }

@@ -6,7 +6,7 @@
  */
 export { runCli } from './main.js';
 export type { CliIo } from './main.js';
-export { ExitCode, exitCodes, exitCodeOf } from './exit-codes.js';
+export { ExitCode, exitCodeOf } from './exit-codes.js';
 export { buildProgram, DEFAULT_HOST, DEFAULT_PORT } from './program.js';
 export type { Invocation, ProgramOutput } from './program.js';
 export { UsageError, NotAvailableError, InterruptedError } from './usage-error.js';

@@ -2,9 +2,10 @@
  * Errors of the configuration file: unreadable, not YAML, or not matching the schema. They carry the
  * file, the dotted path and the line so the CLI can print one line a user can act on.
  */
+import type { ErrorCode } from '../engine/index.js';
 
 /** Stable code of every {@link ConfigError} (docs/errors.md). */
-export const INVALID_CONFIG = 'invalid_config';
+export const INVALID_CONFIG = 'invalid_config' satisfies ErrorCode;
 
 /** Where in the config file a problem sits. */
 export interface ConfigErrorDetails {

@@ -75,7 +75,14 @@ export const configSchema = z
     store: storeSchema.default({ local: { path: DEFAULT_STORE_PATH } }),
     api: z
       .strictObject({
-        auth: z.strictObject({ tokens: z.array(z.string().min(1)).default([]) }).optional(),
+        auth: z
+          .strictObject({
+            // tokens: may do everything; write_tokens: write and read; read_tokens: read only (and, when set, reads need a token).
+            tokens: z.array(z.string().min(1)).default([]),
+            write_tokens: z.array(z.string().min(1)).default([]),
+            read_tokens: z.array(z.string().min(1)).default([]),
+          })
+          .optional(),
         /** Where the sample plant store keeps its index (default: the top-level `store`). */
         plants: z.strictObject({ store: storeSchema.optional() }).optional(),
       })

@@ -2,9 +2,10 @@
  * A source cannot be listed or read: a missing path, an HTTP error status, an unknown bucket, an
  * unreachable endpoint, corrupt compressed data. The message names the source and is one line.
  */
+import type { ErrorCode } from '../engine/index.js';
 
 /** Stable code of every {@link SourceError} (docs/errors.md). */
-export const SOURCE_UNAVAILABLE = 'source_unavailable';
+export const SOURCE_UNAVAILABLE = 'source_unavailable' satisfies ErrorCode;
 
 /** A source cannot be listed or read. */
 export class SourceError extends Error {

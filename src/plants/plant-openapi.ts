@@ -66,7 +66,8 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 /**
  * One document for `/openapi.json`: the plant store's (its info, MIT license, and bearerAuth as the
  * top-level security requirement) plus the service's paths and schemas. The service's operations
- * need no token, which each says with an empty `security` of its own; the service's info moves to
+ * need no token unless the config sets some (the description says so; each says an empty `security`
+ * of its own until the service's operations are documented with theirs); the service's info moves to
  * `x-yarrow-service`. Returned as text, so the int64 bounds stay exact.
  */
 export function mergeOpenApi(service: Json, plants: Json): string {
@@ -89,7 +90,7 @@ export function mergeOpenApi(service: Json, plants: Json): string {
   const info = plants.info as Json;
   const merged = {
     ...plants,
-    info: { ...info, title: 'Yarrow', description: `${String(info.description)}\n\nThe service's own endpoints (indexing, search, health, metrics) need no token.`, 'x-yarrow-service': service.info },
+    info: { ...info, title: 'Yarrow', description: `${String(info.description)}\n\nThe service's own endpoints need a bearer token only when the config's api.auth sets tokens: writes (indexing, flush) then need a write token, and reads need one once read tokens are set; health, metrics and this document never do.`, 'x-yarrow-service': service.info },
     paths: { ...paths, ...plantPaths },
     components,
   };

@@ -7,9 +7,9 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import { LosslessNumber, parse } from 'lossless-json';
-import { readWholeBody } from '../api/request-body.js';
+import { readWholeBody } from '../api/index.js';
+import type { BearerAuth } from '../api/index.js';
 import type { Logger } from '../engine/index.js';
-import type { BearerAuth } from './bearer-auth.js';
 import { integerOfLiteral } from './exact-integer.js';
 import { checkInteger, checkValue, formatOf } from './json-schema-check.js';
 import type { JsonSchema } from './json-schema-check.js';
@@ -96,8 +96,8 @@ function sendJson(reply: FastifyReply, status: number, json: string): FastifyRep
 function notFound(request: FastifyRequest): PlantError {
   const path = request.url.split('?')[0];
   const methods = plantPathMethods(path);
-  if (methods === null) return new PlantError(404, `no such endpoint: ${request.method} ${path} (see /openapi.json)`);
-  return new PlantError(405, `${request.method} is not allowed on ${path} (allowed: ${methods.join(', ')})`, { allow: methods.join(', ') });
+  if (methods === null) return new PlantError('not_found', `no such endpoint: ${request.method} ${path} (see /openapi.json)`);
+  return new PlantError('method_not_allowed', `${request.method} is not allowed on ${path} (allowed: ${methods.join(', ')})`, { allow: methods.join(', ') });
 }
 
 type IdRequest = FastifyRequest<{ Params: { id: string } }>;
@@ -118,7 +118,8 @@ export const plantRoutes: FastifyPluginCallback<PlantRouteOptions> = (scope: Fas
   });
   scope.addHook('onRequest', (request, _reply, next) => {
     try {
-      auth.check(request.headers.authorization);
+      // Unlike the service's reads, the plant store's are never open (its document requires a token).
+      auth.check(request.headers.authorization, request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write');
       next();
     } catch (e) {
       next(e as Error);
@@ -141,13 +142,13 @@ export const plantRoutes: FastifyPluginCallback<PlantRouteOptions> = (scope: Fas
   scope.get('/:id', async (request: IdRequest, reply) => {
     const id = integerParameter(contract.idParameter, request.params.id, 'id');
     const plant = await repository.get(id);
-    if (plant === null) throw new PlantError(404, `no plant with id ${id}`);
+    if (plant === null) throw new PlantError('not_found', `no plant with id ${id}`);
     return sendJson(reply, 200, plantJson(plant));
   });
 
   scope.delete('/:id', async (request: IdRequest, reply) => {
     const id = integerParameter(contract.idParameter, request.params.id, 'id');
-    if (!(await repository.delete(id))) throw new PlantError(404, `no plant with id ${id}`);
+    if (!(await repository.delete(id))) throw new PlantError('not_found', `no plant with id ${id}`);
     return reply.code(204).send();
   });
   done();

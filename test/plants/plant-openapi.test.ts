@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { buildServer } from '../../src/api/index.js';
+import { BearerAuth, buildServer } from '../../src/api/index.js';
 import { openApiDocument } from '../../src/api/openapi.js';
 import { silentLogger } from '../../src/engine/index.js';
-import { BearerAuth, mergeOpenApi, PLANT_DOCUMENT_URL, plantContract, plantPathMethods, PlantRepository } from '../../src/plants/index.js';
+import { mergeOpenApi, PLANT_DOCUMENT_URL, plantContract, plantPathMethods, PlantRepository, plantStoreModule } from '../../src/plants/index.js';
 import { MemoryDirectory } from '../../src/storage/index.js';
 
 type Operation = { responses: Record<string, unknown> };
@@ -23,7 +23,7 @@ function operations(): [string, string, Operation][] {
 describe('the plant document and the routes agree', () => {
   it('registers exactly the documented operations (plus HEAD for GET)', async () => {
     const repository = await PlantRepository.open(new MemoryDirectory('memory:plants'), silentLogger);
-    const { app } = buildServer({ role: 'api', indexes: new Map(), log: silentLogger, version: 'test', plants: { repository, auth: new BearerAuth(['t']) } });
+    const { app } = buildServer({ role: 'api', indexes: new Map(), log: silentLogger, version: 'test', auth: new BearerAuth({ tokens: ['t'] }), modules: [plantStoreModule(repository)] });
     const routes: string[] = [];
     app.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -46,7 +46,7 @@ describe('the plant document and the routes agree', () => {
 
   it('answers only statuses the document lists for each operation', async () => {
     const repository = await PlantRepository.open(new MemoryDirectory('memory:plants'), silentLogger);
-    const { app } = buildServer({ role: 'api', indexes: new Map(), log: silentLogger, version: 'test', bodyLimit: 1_000_000, plants: { repository, auth: new BearerAuth(['t']) } });
+    const { app } = buildServer({ role: 'api', indexes: new Map(), log: silentLogger, version: 'test', bodyLimit: 1_000_000, auth: new BearerAuth({ tokens: ['t'] }), modules: [plantStoreModule(repository)] });
     const auth = { authorization: 'Bearer t' };
     const json = { ...auth, 'content-type': 'application/json' };
     const requests: readonly { method: 'GET' | 'POST' | 'DELETE'; url: string; op: string; headers: Record<string, string>; payload?: string }[] = [

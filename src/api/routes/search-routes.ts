@@ -8,32 +8,31 @@ import type { SearchRequest } from '../../engine/index.js';
 import { mappingToJson } from '../../engine/index.js';
 import { HttpError, HttpErrorType } from '../http-status.js';
 import { readWholeBody } from '../request-body.js';
+import { checkQueryDepth, decimalParam, decodeUtf8, singleParam } from '../request-input.js';
 import { lookupIndex, requireSearch } from '../route-context.js';
 import type { RouteContext } from '../route-context.js';
 import type { ServedIndex } from '../served-index.js';
-
-type SearchQuery = { q?: string; size?: string; from?: string };
-
-function intParam(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n)) throw new HttpError(HttpErrorType.invalidRequest, `query parameter ${name} must be an integer, got "${value}"`, { field: name });
-  return n;
-}
 
 function figures(served: ServedIndex): Record<string, unknown> {
   const s = served.index().stats();
   return { name: served.name, docs: s.docs, segments: s.segments, seq: s.seq, size: s.sizeBytes, buffered_docs: s.bufferedDocs };
 }
 
-/** Registers the read endpoints. */
-export function registerSearchRoutes(app: FastifyInstance, ctx: RouteContext): void {
-  app.get('/:index/_search', (request: FastifyRequest<{ Params: { index: string }; Querystring: SearchQuery }>, reply: FastifyReply) => {
+/**
+ * Registers the read endpoints for every index, or, given `only`, `_search` for that one index under
+ * its literal name (see registerIndexRoutes; `GET /<only>` then stays the module's, and the index's
+ * figures are in `/_indexes`).
+ */
+export function registerSearchRoutes(app: FastifyInstance, ctx: RouteContext, only?: string): void {
+  const base = only === undefined ? '/:index' : `/${only}`;
+  const nameOf = (request: FastifyRequest<{ Params: { index?: string } }>): string => only ?? request.params.index ?? '';
+  app.get(`${base}/_search`, (request: FastifyRequest<{ Params: { index: string } }>, reply: FastifyReply) => {
     requireSearch(ctx);
-    const served = lookupIndex(ctx, request.params.index);
-    const { q } = request.query;
-    const size = intParam(request.query.size, 'size');
-    const from = intParam(request.query.from, 'from');
+    const served = lookupIndex(ctx, nameOf(request));
+    // Parameters arrive as strings, or arrays when repeated: each is read strictly.
+    const q = singleParam(request.query, 'q');
+    const size = decimalParam(request.query, 'size');
+    const from = decimalParam(request.query, 'from');
     const search: SearchRequest = {
       ...(q === undefined || q.trim() === '' ? { query: { match_all: {} } } : { q }),
       ...(size === undefined ? {} : { size }),
@@ -42,11 +41,11 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: RouteContext): v
     return reply.send(served.index().search(search));
   });
 
-  app.post('/:index/_search', async (request: FastifyRequest<{ Params: { index: string } }>) => {
+  app.post(`${base}/_search`, { config: { auth: 'read' } }, async (request: FastifyRequest<{ Params: { index: string } }>) => {
     requireSearch(ctx);
-    const served = lookupIndex(ctx, request.params.index);
+    const served = lookupIndex(ctx, nameOf(request));
     const raw = request.body as Readable | undefined;
-    const text = raw === undefined ? '' : (await readWholeBody(raw, request.headers, ctx.bodyLimit)).toString('utf8');
+    const text = raw === undefined ? '' : decodeUtf8(await readWholeBody(raw, request.headers, ctx.bodyLimit), 'the search request');
     let parsed: unknown = {};
     if (text.trim() !== '') {
       try {
@@ -58,9 +57,11 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: RouteContext): v
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       throw new HttpError(HttpErrorType.invalidRequest, 'the search request must be a JSON object', { expected: 'object', actual: Array.isArray(parsed) ? 'array' : typeof parsed });
     }
+    checkQueryDepth(parsed);
     return served.index().search(parsed);
   });
 
+  if (only !== undefined) return;
   app.get('/:index', (request: FastifyRequest<{ Params: { index: string } }>, reply: FastifyReply) => {
     const served = lookupIndex(ctx, request.params.index);
     return reply.send({ ...figures(served), mapping: mappingToJson(served.index().mapping) });

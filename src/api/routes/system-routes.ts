@@ -3,6 +3,7 @@
  * age), `/metrics`, `/openapi.json`.
  */
 import type { FastifyInstance } from 'fastify';
+import { withoutPaths } from '../request-input.js';
 import type { RouteContext } from '../route-context.js';
 
 const PLACEHOLDER_PAGE = `<!doctype html>
@@ -18,7 +19,13 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: RouteContext, op
   });
   // 200 even when degraded: a searcher whose polls fail still serves its last good commit.
   app.get('/_health', (_request, reply) => {
-    const indexes = Object.fromEntries([...ctx.indexes].map(([name, served]) => [name, served.health()]));
+    // A failed poll's message may name files: only their last component leaves the server.
+    const indexes = Object.fromEntries(
+      [...ctx.indexes].map(([name, served]) => {
+        const health = served.health();
+        return [name, health.lastError === undefined ? health : { ...health, lastError: withoutPaths(health.lastError) }];
+      }),
+    );
     const degraded = Object.values(indexes).some((h) => h.status !== 'ok');
     return reply.send({ status: degraded ? 'degraded' : 'ok', indexes });
   });

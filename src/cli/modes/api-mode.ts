@@ -4,14 +4,13 @@
  * config, open every index of its schema (writable, or followed read-only), serve until a signal.
  */
 import { readFileSync } from 'node:fs';
-import { ApiMetrics, DEFAULT_BODY_LIMIT, FollowedIndex, WritableIndex, serve } from '../../api/index.js';
-import type { ServedIndex, ServerRole } from '../../api/index.js';
+import { ApiMetrics, BearerAuth, DEFAULT_BODY_LIMIT, FollowedIndex, WritableIndex, serve } from '../../api/index.js';
+import type { ServedIndex, ServerModule, ServerRole } from '../../api/index.js';
 import { loadConfig } from '../../config/index.js';
 import type { Config } from '../../config/index.js';
 import { ErrorCode, Index, YarrowError } from '../../engine/index.js';
 import type { Logger } from '../../engine/index.js';
-import { BearerAuth, PLANT_STORE_DIR, PlantRepository } from '../../plants/index.js';
-import type { PlantService } from '../../plants/index.js';
+import { PLANT_STORE_DIR, PlantRepository, plantStoreModule } from '../../plants/index.js';
 import { engineLogger } from '../cli-logger.js';
 import { UsageError } from '../usage-error.js';
 import type { ModeContext, ServerOptions } from './mode-context.js';
@@ -57,7 +56,7 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
     leaseLost.abort();
   };
   let code: number;
-  let plants: PlantService | undefined;
+  let plants: ServerModule | undefined;
   try {
     try {
       if (role !== 'search') plants = await openPlants(loaded.config, log, stores, { onLeaseLost: onLeaseLost(PLANT_STORE_DIR), env: ctx.env });
@@ -91,7 +90,7 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
       }
     } catch (e) {
       for (const s of served.values()) await s.close().catch(() => undefined);
-      await plants?.repository.close().catch(() => undefined);
+      await plants?.close().catch(() => undefined);
       throw e;
     }
     const signal = AbortSignal.any([ctx.signal, leaseLost.signal]);
@@ -105,7 +104,8 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
       version: packageVersion(),
       bodyLimit,
       signal,
-      ...(plants === undefined ? {} : { plants }),
+      auth: new BearerAuth({ tokens: loaded.config.api?.auth?.tokens ?? [], writeTokens: loaded.config.api?.auth?.write_tokens ?? [], readTokens: loaded.config.api?.auth?.read_tokens ?? [] }),
+      ...(plants === undefined ? {} : { modules: [plants] }),
     });
   } finally {
     for (const store of stores) store.close();
@@ -116,19 +116,15 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
 
 /**
  * The sample plant store: its own index (directory `_plants`, a name no index of the schema can
- * take) in `api.plants.store`, else the top-level store, and the config's bearer tokens.
+ * take, so an index called `plants` keeps its own storage) in `api.plants.store`, else the
+ * top-level store.
  */
-async function openPlants(config: Config, log: Logger, stores: OpenedStore[], options: OpenStoreOptions): Promise<PlantService> {
-  if (Object.hasOwn(config.schema, 'plants')) {
-    throw new UsageError('index name "plants" is taken by the sample plant store in yarrow api and standalone (/plants): rename the index in the schema section');
-  }
+async function openPlants(config: Config, log: Logger, stores: OpenedStore[], options: OpenStoreOptions): Promise<ServerModule> {
   const store = await openStore(config.api?.plants?.store ?? config.store, PLANT_STORE_DIR, options);
   stores.push(store);
   const repository = await PlantRepository.open(store.dir, log);
-  const tokens = config.api?.auth?.tokens ?? [];
-  if (tokens.length === 0) log.warn('no bearer token is configured (api.auth.tokens): the plant store at /plants answers 401 to every request');
-  log.info(`opened the plant store (${store.location}), ${tokens.length} bearer token(s)`);
-  return { repository, auth: new BearerAuth(tokens) };
+  log.info(`opened the plant store (${store.location})`);
+  return plantStoreModule(repository);
 }
 
 function packageVersion(): string {

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { MOVIES_CONFIG, Workspace } from '../cli/cli-harness.js';
 import { ServerProcess } from '../api/server-harness.js';
@@ -185,7 +187,7 @@ describe('plant store: other modes and configs', () => {
     try {
       const server = await ServerProcess.start(ws, 'api');
       try {
-        assert.match(server.log, /no bearer token is configured \(api\.auth\.tokens\)/);
+        assert.match(server.log, /no API token is configured \(api\.auth\)/);
         for (const auth of [null, 'Bearer anything']) {
           const r = await postPlant(server, '{"id":1,"name":"x"}', { auth });
           assert.equal(r.status, 401);
@@ -225,12 +227,28 @@ describe('plant store: other modes and configs', () => {
     }
   });
 
-  it('refuses to start when the schema has an index named plants', { timeout: 30_000 }, async () => {
+  it('starts beside an index named plants, each in its own storage (issue 15)', { timeout: 60_000 }, async () => {
     const ws = await Workspace.create(PLANTS_CONFIG.replace('  movies:', '  plants:'));
     try {
-      const run = await ws.run(['api', '-c', 'conf.yml', '-p', '0', '-h', '127.0.0.1'], PLANT_ENV);
-      assert.notEqual(run.code, 0);
-      assert.match(run.stderr, /index name "plants" is taken by the sample plant store/);
+      const server = await ServerProcess.start(ws, 'standalone', PLANT_ENV);
+      try {
+        const auth = { authorization: `Bearer ${SECOND_TOKEN}` };
+        // Writes need the token (api.auth.tokens is configured); the index keeps its endpoints.
+        assert.equal((await server.index('plants', '{"_id":"m1","title":"Fern Gully","year":1992}\n', '?refresh=true')).status, 401);
+        assert.equal((await server.index('plants', '{"_id":"m1","title":"Fern Gully","year":1992}\n', '?refresh=true', auth)).status, 200);
+        const hits = (await (await server.fetch('/plants/_search?q=fern')).json()) as { total: number };
+        assert.equal(hits.total, 1);
+        assert.equal((await server.fetch('/plants/_flush', { method: 'POST', headers: auth })).status, 200);
+        // ...and the plant store keeps /plants and /plants/{id}.
+        assert.equal((await postPlant(server, '{"id":7,"name":"fern"}')).status, 200);
+        assert.deepEqual((await call(server, 'GET', '/plants')).json, [{ id: 7, name: 'fern' }]);
+        assert.deepEqual((await call(server, 'GET', '/plants/7')).json, { id: 7, name: 'fern' });
+      } finally {
+        assert.equal(await server.stop(), 0);
+      }
+      const entries = await readdir(join(ws.dir, 'data'));
+      assert.ok(entries.includes('plants') && entries.includes('_plants'), entries.join(', '));
+      assert.deepEqual(await ws.ids('plants'), ['m1']);
     } finally {
       await ws.cleanup();
     }
