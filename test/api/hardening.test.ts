@@ -31,7 +31,7 @@ async function withServer(options: { role?: ServerRole; tokens?: AuthTokens; ind
   const indexes = options.indexes ?? new Map<string, ServedIndex>();
   const metrics = new ApiMetrics(() => indexes.values());
   const index = await Index.open(new MemoryDirectory('memory:movies'), { name: 'movies', mapping, refreshIntervalMs: 0 });
-  if (options.indexes === undefined) indexes.set('movies', new WritableIndex('movies', index, null, 0, metrics, silentLogger));
+  if (options.indexes === undefined) indexes.set('movies', new WritableIndex('movies', index, null));
   const { app } = buildServer({ role: options.role ?? 'standalone', indexes, log: silentLogger, version: 'test', metrics, auth: new BearerAuth(options.tokens ?? {}) });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
@@ -102,7 +102,7 @@ describe('auth (issue 18)', () => {
       const index = await Index.open(new MemoryDirectory('memory:m'), { name: 'movies', mapping, refreshIntervalMs: 0 });
       const indexes = new Map<string, ServedIndex>();
       const metrics = new ApiMetrics(() => indexes.values());
-      indexes.set('movies', new WritableIndex('movies', index, null, 0, metrics, silentLogger));
+      indexes.set('movies', new WritableIndex('movies', index, null));
       const stop = new AbortController();
       const started = new Promise<void>((resolve) => {
         const info = (message: string): void => { if (message.includes('listening on')) resolve(); };
