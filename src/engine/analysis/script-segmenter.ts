@@ -18,7 +18,8 @@ export interface PositionCursor {
 
 /**
  * Emits the words of `text[begin, end)`, a run of Han, Hiragana, Katakana or Thai characters (which
- * have no case and no spaces), with positions from `cursor.position`, and advances the cursor. A
+ * have no case and no spaces), with positions from `cursor.position` and offsets in `text`, and
+ * advances the cursor. A
  * single character needs no dictionary and skips the segmenter, which is slow to call.
  */
 export function segmentRun(
@@ -30,7 +31,7 @@ export function segmentRun(
 ): void {
   const length = end - begin;
   if (length === 1 || (length === 2 && text.codePointAt(begin)! > 0xffff)) {
-    sink(text.slice(begin, end), cursor.position);
+    sink(text.slice(begin, end), cursor.position, begin, end);
     cursor.next = ++cursor.position;
     return;
   }
@@ -42,7 +43,8 @@ export function segmentRun(
     for (const part of segmenter.segment(text.slice(chunkBegin, chunkEnd))) {
       if (part.isWordLike !== true) continue;
       if (part.segment.length <= maxTokenLength) {
-        sink(part.segment, cursor.position);
+        const start = chunkBegin + part.index;
+        sink(part.segment, cursor.position, start, start + part.segment.length);
         cursor.next = cursor.position + 1;
       }
       cursor.position++;

@@ -23,10 +23,23 @@ import { segmentRun } from './script-segmenter.js';
  * including emoji and punctuation. Tokens longer than {@link maxTokenLength} code units are dropped
  * but still take a position, like Lucene's skipped tokens.
  *
- * The scan is a char-code loop over a class table: no regex, and one `slice` per token. Returns the
- * last emitted position + 1, or `startPosition` if nothing was emitted.
+ * The scan is a char-code loop over a class table: no regex, and one `slice` per token. Each token
+ * is reported with its source offsets. Returns the last emitted position + 1, or `startPosition` if
+ * nothing was emitted.
  */
 export function tokenizeStandard(text: string, sink: TokenSink, startPosition = 0): number {
+  return scanStandard(text, sink, startPosition, true);
+}
+
+/**
+ * {@link tokenizeStandard} without lowercasing, for languages whose lowercasing differs from the
+ * default Unicode mapping (Turkish dotted and dotless i): their filter lowercases each token.
+ */
+export function tokenizeStandardKeepCase(text: string, sink: TokenSink, startPosition = 0): number {
+  return scanStandard(text, sink, startPosition, false);
+}
+
+function scanStandard(text: string, sink: TokenSink, startPosition: number, lowercase: boolean): number {
   const table = bmpCharTable();
   const n = text.length;
   let position = startPosition;
@@ -68,9 +81,9 @@ export function tokenizeStandard(text: string, sink: TokenSink, startPosition = 
       }
       if (i - begin <= maxTokenLength) {
         let term = text.slice(begin, i);
-        if ((flags & lowerFlag) !== 0) term = term.toLowerCase();
+        if (lowercase && (flags & lowerFlag) !== 0) term = term.toLowerCase();
         if (curly) term = term.replaceAll('\u2019', "'");
-        sink(term, position);
+        sink(term, position, begin, i);
         next = position + 1;
       }
       position++;
@@ -122,6 +135,6 @@ function startsWord(table: Uint8Array, text: string, i: number): boolean {
 export function createStandardAnalyzer(): Analyzer {
   return {
     name: 'standard',
-    analyze: (text, sink, startPosition = 0) => tokenizeStandard(text, sink, startPosition),
+    analyze: (text, sink, startPosition = 0) => scanStandard(text, sink, startPosition, true),
   };
 }
