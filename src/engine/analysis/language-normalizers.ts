@@ -82,6 +82,34 @@ export function normalizeTurkish(token: string): string {
 }
 
 /**
+ * Romanian s and t with comma below (the correct letters, U+0219 and U+021B) written as the older
+ * cedilla forms ş and ţ, the only ones the Snowball Romanian stemmer and the stop list know, so
+ * that text typed either way matches.
+ */
+export function normalizeRomanian(token: string): string {
+  if (!/[\u0219\u021b]/.test(token)) return token;
+  return token.replaceAll('\u0219', '\u015f').replaceAll('\u021b', '\u0163');
+}
+
+const serbianLatin: Readonly<Record<string, string>> = {
+  а: 'a', б: 'b', в: 'v', г: 'g', д: 'd', ђ: 'đ', е: 'e', ж: 'ž', з: 'z', и: 'i', ј: 'j', к: 'k', л: 'l',
+  љ: 'lj', м: 'm', н: 'n', њ: 'nj', о: 'o', п: 'p', р: 'r', с: 's', т: 't', ћ: 'ć', у: 'u', ф: 'f', х: 'h',
+  ц: 'c', ч: 'č', џ: 'dž', ш: 'š',
+};
+const serbianCyrillicRe = /[абвгдђежзијклљмнњопрстћуфхцчџш]/g;
+
+/**
+ * Serbian is written in Cyrillic and in Latin letters; a lowercase Cyrillic token is transliterated
+ * to Latin (the standard one-to-one mapping), so both scripts meet the Latin stop list and the
+ * Snowball Serbian stemmer on one term.
+ */
+export function normalizeSerbian(token: string): string {
+  serbianCyrillicRe.lastIndex = 0;
+  if (!serbianCyrillicRe.test(token)) return token;
+  return token.replace(serbianCyrillicRe, (ch) => serbianLatin[ch]);
+}
+
+/**
  * Returns a function that removes an elided article: when the part of a token before its first
  * apostrophe is in `articles` ("l'homme", "dell'arte", "d'fhéadfadh"), the rest of the token is
  * the word. Lucene's ElisionFilter, with each language's article set.

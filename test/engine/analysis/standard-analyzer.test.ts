@@ -110,4 +110,27 @@ describe('createStandardAnalyzer', () => {
       }),
     );
   });
+
+  it('reports offsets whose source slice lowercases to the term, in increasing order', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 80 }), (text) => {
+        let previousEnd = 0;
+        standard.analyze(text, (term, _position, start, end) => {
+          assert.ok(start >= previousEnd && end > start && end <= text.length, `${start}-${end} after ${previousEnd}`);
+          assert.equal(text.slice(start, end).toLowerCase().replaceAll('\u2019', "'"), term);
+          previousEnd = end;
+        });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reports the offsets of segmented words and of words after them', () => {
+    const text = 'Tokyo 東京に住む bob';
+    const spans: string[] = [];
+    standard.analyze(text, (term, _position, start, end) => spans.push(`${term}:${text.slice(start, end)}`));
+    assert.ok(spans.includes('東京:東京'), spans.join(' '));
+    assert.equal(spans[0], 'tokyo:Tokyo');
+    assert.equal(spans[spans.length - 1], 'bob:bob');
+  });
 });
