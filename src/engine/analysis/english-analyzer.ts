@@ -1,7 +1,7 @@
 import type { Analyzer } from './analyzer.js';
-import { stemEnglish } from './english-stemmer.js';
+import { stemEnglishUncached } from './english-stemmer.js';
 import { createFilteredAnalyzer, memoizeFilter } from './filtered-analyzer.js';
-import { tokenizeStandard } from './standard-analyzer.js';
+import { scanStandard, tokenizeStandard } from './standard-analyzer.js';
 
 /**
  * Lucene's classic English stop set (`EnglishAnalyzer.ENGLISH_STOP_WORDS_SET`): small on purpose, so
@@ -20,7 +20,7 @@ export const englishStopWords: ReadonlySet<string> = new Set([
  * see the gap, then Porter2 stemming. The filters are memoised per raw token.
  */
 export function createEnglishAnalyzer(name = 'english'): Analyzer {
-  return createFilteredAnalyzer(name, tokenizeStandard, englishFilter);
+  return createFilteredAnalyzer(name, tokenizeStandard, englishFilter, scanStandard);
 }
 
 /** The english filters for one lowercase token: possessive, stop word (null), Porter2 stem. */
@@ -32,7 +32,7 @@ function normalizeEnglish(token: string): string | null {
   }
   // Stop words are short: only short words pay the set lookup.
   if (term.length <= 5 && englishStopWords.has(term)) return null;
-  return stemEnglish(term);
+  return stemEnglishUncached(term);
 }
 
 /** One memo for every name the English analyzer is registered under. */

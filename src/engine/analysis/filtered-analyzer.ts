@@ -10,7 +10,7 @@ export type TokenFilter = (token: string) => string | null;
  * Bound on memoised filter results per analyzer. Text repeats a small vocabulary, so a cache this
  * size answers nearly every lookup, while a Snowball stemmer costs microseconds per call.
  */
-const memoLimit = 200_000;
+const memoLimit = 400_000;
 
 /**
  * Wraps `filter` in a memo keyed by raw token, so that the whole chain (elision, stop word,
@@ -33,9 +33,10 @@ export function memoizeFilter(filter: TokenFilter): TokenFilter {
 /**
  * Creates an analyzer that runs `tokenize` and passes each token through `normalize` (usually
  * memoised with {@link memoizeFilter}); tokens it maps to null are dropped but keep their position,
- * so phrase queries see the gap. Offsets are the tokenizer's. Exposes both parts as `decomposed`.
+ * so phrase queries see the gap. Offsets are the tokenizer's. Exposes both parts as `decomposed`,
+ * with `scan`, the tokenizer's string-free form, when given.
  */
-export function createFilteredAnalyzer(name: string, tokenize: Tokenizer, normalize: TokenFilter): Analyzer {
+export function createFilteredAnalyzer(name: string, tokenize: Tokenizer, normalize: TokenFilter, scan?: Analyzer['scan']): Analyzer {
   return {
     name,
     analyze(text: string, sink: TokenSink, startPosition = 0): number {
@@ -52,6 +53,6 @@ export function createFilteredAnalyzer(name: string, tokenize: Tokenizer, normal
       );
       return next;
     },
-    decomposed: { tokenize, normalize },
+    decomposed: scan === undefined ? { tokenize, normalize } : { tokenize, normalize, scan },
   };
 }

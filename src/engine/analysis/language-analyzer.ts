@@ -1,7 +1,7 @@
 import type { Analyzer } from './analyzer.js';
 import { createFilteredAnalyzer, memoizeFilter } from './filtered-analyzer.js';
 import type { LanguageSpec } from './languages.js';
-import { tokenizeStandard, tokenizeStandardKeepCase } from './standard-analyzer.js';
+import { scanStandard, tokenizeStandard, tokenizeStandardKeepCase } from './standard-analyzer.js';
 import { loadStemmer } from './stemmers.js';
 import { loadStopWords } from './stop-words.js';
 
@@ -23,5 +23,8 @@ export function createLanguageAnalyzer(spec: LanguageSpec): Analyzer {
     if (word.length === 0 || stopWords.has(word)) return null;
     return stem(word);
   };
-  return createFilteredAnalyzer(spec.name, spec.keepCase === true ? tokenizeStandardKeepCase : tokenizeStandard, memoizeFilter(filter));
+  const memoized = memoizeFilter(filter);
+  return spec.keepCase === true
+    ? createFilteredAnalyzer(spec.name, tokenizeStandardKeepCase, memoized)
+    : createFilteredAnalyzer(spec.name, tokenizeStandard, memoized, scanStandard);
 }

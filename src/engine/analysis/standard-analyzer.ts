@@ -1,5 +1,5 @@
-import type { Analyzer, TokenSink } from './analyzer.js';
-import { maxTokenLength } from './analyzer.js';
+import type { Analyzer, SpanSink, TokenSink } from './analyzer.js';
+import { maxTokenLength, SpanFlags, spanTerm } from './analyzer.js';
 import {
   apostropheClass,
   astralCharInfo,
@@ -28,7 +28,13 @@ import { segmentRun } from './script-segmenter.js';
  * nothing was emitted.
  */
 export function tokenizeStandard(text: string, sink: TokenSink, startPosition = 0): number {
-  return scanStandard(text, sink, startPosition, true);
+  return scanStandard(
+    text,
+    (position, start, end, flags) => {
+      sink(spanTerm(text, start, end, flags), position, start, end);
+    },
+    startPosition,
+  );
 }
 
 /**
@@ -36,17 +42,29 @@ export function tokenizeStandard(text: string, sink: TokenSink, startPosition = 
  * default Unicode mapping (Turkish dotted and dotless i): their filter lowercases each token.
  */
 export function tokenizeStandardKeepCase(text: string, sink: TokenSink, startPosition = 0): number {
-  return scanStandard(text, sink, startPosition, false);
+  return scanStandard(
+    text,
+    (position, start, end, flags) => {
+      sink(spanTerm(text, start, end, flags & SpanFlags.curlyApostrophe), position, start, end);
+    },
+    startPosition,
+  );
 }
 
-function scanStandard(text: string, sink: TokenSink, startPosition: number, lowercase: boolean): number {
+/**
+ * The scan behind {@link tokenizeStandard}, reporting spans instead of strings: each token's
+ * position, source offsets and {@link SpanFlags}. Tokens longer than {@link maxTokenLength} are
+ * not reported but take a position. Returns the last reported position + 1, or `startPosition`.
+ */
+export function scanStandard(text: string, sink: SpanSink, startPosition = 0): number {
   const table = bmpCharTable();
   const n = text.length;
   let position = startPosition;
   let next = startPosition;
   let i = 0;
   while (i < n) {
-    let info = table[text.charCodeAt(i)];
+    const first = text.charCodeAt(i);
+    let info = table[first];
     let width = 1;
     if ((info & classMask) === highSurrogateClass) {
       width = surrogatePairWidth(text, i);
@@ -55,8 +73,7 @@ function scanStandard(text: string, sink: TokenSink, startPosition: number, lowe
     const cls = info & classMask;
     if (cls === wordClass) {
       const begin = i;
-      let flags = info;
-      let curly = false;
+      let flags = (info & lowerFlag) === 0 ? 0 : first < 0x80 ? SpanFlags.upperAscii : SpanFlags.upperOther;
       i += width;
       // Word body: word characters and marks, apostrophes only when a word character follows.
       while (i < n) {
@@ -70,20 +87,17 @@ function scanStandard(text: string, sink: TokenSink, startPosition: number, lowe
         }
         const innerCls = inner & classMask;
         if (innerCls === wordClass || innerCls === markClass) {
-          flags |= inner;
+          if ((inner & lowerFlag) !== 0) flags |= code < 0x80 ? SpanFlags.upperAscii : SpanFlags.upperOther;
           i += innerWidth;
         } else if (innerCls === apostropheClass && startsWord(table, text, i + 1)) {
-          if (code === 0x2019) curly = true;
+          if (code === 0x2019) flags |= SpanFlags.curlyApostrophe;
           i += 1;
         } else {
           break;
         }
       }
       if (i - begin <= maxTokenLength) {
-        let term = text.slice(begin, i);
-        if (lowercase && (flags & lowerFlag) !== 0) term = term.toLowerCase();
-        if (curly) term = term.replaceAll('\u2019', "'");
-        sink(term, position, begin, i);
+        sink(position, begin, i, flags);
         next = position + 1;
       }
       position++;
@@ -135,6 +149,7 @@ function startsWord(table: Uint8Array, text: string, i: number): boolean {
 export function createStandardAnalyzer(): Analyzer {
   return {
     name: 'standard',
-    analyze: (text, sink, startPosition = 0) => scanStandard(text, sink, startPosition, true),
+    analyze: (text, sink, startPosition = 0) => tokenizeStandard(text, sink, startPosition),
+    scan: scanStandard,
   };
 }
