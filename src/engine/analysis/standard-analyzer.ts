@@ -28,13 +28,7 @@ import { segmentRun } from './script-segmenter.js';
  * nothing was emitted.
  */
 export function tokenizeStandard(text: string, sink: TokenSink, startPosition = 0): number {
-  return scanStandard(
-    text,
-    (position, start, end, flags) => {
-      sink(spanTerm(text, start, end, flags), position, start, end);
-    },
-    startPosition,
-  );
+  return scan(text, startPosition, sink, null, true);
 }
 
 /**
@@ -42,13 +36,7 @@ export function tokenizeStandard(text: string, sink: TokenSink, startPosition = 
  * default Unicode mapping (Turkish dotted and dotless i): their filter lowercases each token.
  */
 export function tokenizeStandardKeepCase(text: string, sink: TokenSink, startPosition = 0): number {
-  return scanStandard(
-    text,
-    (position, start, end, flags) => {
-      sink(spanTerm(text, start, end, flags & SpanFlags.curlyApostrophe), position, start, end);
-    },
-    startPosition,
-  );
+  return scan(text, startPosition, sink, null, false);
 }
 
 /**
@@ -57,6 +45,15 @@ export function tokenizeStandardKeepCase(text: string, sink: TokenSink, startPos
  * not reported but take a position. Returns the last reported position + 1, or `startPosition`.
  */
 export function scanStandard(text: string, sink: SpanSink, startPosition = 0): number {
+  return scan(text, startPosition, null, sink, true);
+}
+
+/**
+ * One loop for both forms: with `tokenSink` it makes each token's string (lowercased if
+ * `lowercase`), else it reports spans to `spanSink`. A branch per token, rather than a span sink
+ * wrapped in a string-making closure, keeps the string form as fast as a loop of its own.
+ */
+function scan(text: string, startPosition: number, tokenSink: TokenSink | null, spanSink: SpanSink | null, lowercase: boolean): number {
   const table = bmpCharTable();
   const n = text.length;
   let position = startPosition;
@@ -97,7 +94,11 @@ export function scanStandard(text: string, sink: SpanSink, startPosition = 0): n
         }
       }
       if (i - begin <= maxTokenLength) {
-        sink(position, begin, i, flags);
+        if (tokenSink !== null) {
+          tokenSink(spanTerm(text, begin, i, lowercase ? flags : flags & SpanFlags.curlyApostrophe), position, begin, i);
+        } else {
+          spanSink!(position, begin, i, flags);
+        }
         next = position + 1;
       }
       position++;
@@ -118,7 +119,13 @@ export function scanStandard(text: string, sink: SpanSink, startPosition = 0): n
       }
       // Segmented runs are rare next to Latin words, so one cursor object per run is cheap.
       const cursor = { position, next };
-      segmentRun(text, begin, i, cursor, sink);
+      const runSink: SpanSink =
+        tokenSink === null
+          ? spanSink!
+          : (p, s, e) => {
+              tokenSink(text.slice(s, e), p, s, e);
+            };
+      segmentRun(text, begin, i, cursor, runSink);
       position = cursor.position;
       next = cursor.next;
     } else {
