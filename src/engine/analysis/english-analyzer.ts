@@ -1,6 +1,7 @@
-import type { Analyzer, TokenSink } from './analyzer.js';
-import { stemEnglish } from './english-stemmer.js';
-import { tokenizeStandard } from './standard-analyzer.js';
+import type { Analyzer } from './analyzer.js';
+import { stemEnglishUncached } from './english-stemmer.js';
+import { createFilteredAnalyzer, memoizeFilter } from './filtered-analyzer.js';
+import { scanStandard, tokenizeStandard } from './standard-analyzer.js';
 
 /**
  * Lucene's classic English stop set (`EnglishAnalyzer.ENGLISH_STOP_WORDS_SET`): small on purpose, so
@@ -13,29 +14,13 @@ export const englishStopWords: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Creates the `english` analyzer: {@link tokenizeStandard}, then possessive removal ("ship's" ->
- * "ship"; the tokenizer has already turned U+2019 into an apostrophe), then stop words, which are
- * dropped but keep their positions so phrase queries still see the gap, then Porter2 stemming.
+ * Creates the `english` analyzer (also registered as `en`): {@link tokenizeStandard}, then
+ * possessive removal ("ship's" -> "ship"; the tokenizer has already turned U+2019 into an
+ * apostrophe), then stop words, which are dropped but keep their positions so phrase queries still
+ * see the gap, then Porter2 stemming. The filters are memoised per raw token.
  */
-export function createEnglishAnalyzer(): Analyzer {
-  return {
-    name: 'english',
-    analyze(text: string, sink: TokenSink, startPosition = 0): number {
-      let next = startPosition;
-      tokenizeStandard(
-        text,
-        (token, position) => {
-          const term = normalizeEnglish(token);
-          if (term === null) return;
-          sink(term, position);
-          next = position + 1;
-        },
-        startPosition,
-      );
-      return next;
-    },
-    decomposed: { tokenize: tokenizeStandard, normalize: normalizeEnglish },
-  };
+export function createEnglishAnalyzer(name = 'english'): Analyzer {
+  return createFilteredAnalyzer(name, tokenizeStandard, englishFilter, scanStandard);
 }
 
 /** The english filters for one lowercase token: possessive, stop word (null), Porter2 stem. */
@@ -47,5 +32,8 @@ function normalizeEnglish(token: string): string | null {
   }
   // Stop words are short: only short words pay the set lookup.
   if (term.length <= 5 && englishStopWords.has(term)) return null;
-  return stemEnglish(term);
+  return stemEnglishUncached(term);
 }
+
+/** One memo for every name the English analyzer is registered under. */
+const englishFilter = memoizeFilter(normalizeEnglish);

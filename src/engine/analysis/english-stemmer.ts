@@ -20,10 +20,19 @@ export function stemEnglish(word: string): string {
   if (word.length <= 2 || word.charCodeAt(0) >= 0x250) return word;
   let stem = stemCache.get(word);
   if (stem === undefined) {
-    stemmer ??= newStemmer('english');
-    stem = stemmer.stem(word);
+    stem = stemEnglishUncached(word);
     if (stemCache.size >= stemCacheLimit) stemCache = new Map();
     stemCache.set(word, stem);
   }
   return stem;
+}
+
+/**
+ * {@link stemEnglish} without its memo, for callers that memoise a whole filter chain themselves
+ * (the `english` analyzer), so that a word is not cached twice.
+ */
+export function stemEnglishUncached(word: string): string {
+  if (word.length <= 2 || word.charCodeAt(0) >= 0x250) return word;
+  stemmer ??= newStemmer('english');
+  return stemmer.stem(word);
 }

@@ -9,7 +9,7 @@ export function createKeywordAnalyzer(): Analyzer {
     name: 'keyword',
     analyze(text: string, sink: TokenSink, startPosition = 0): number {
       if (text.length === 0) return startPosition;
-      sink(text, startPosition);
+      sink(text, startPosition, 0, text.length);
       return startPosition + 1;
     },
   };

@@ -1,4 +1,4 @@
-import type { TokenSink } from './analyzer.js';
+import type { SpanSink } from './analyzer.js';
 import { maxTokenLength } from './analyzer.js';
 
 /**
@@ -17,8 +17,9 @@ export interface PositionCursor {
 }
 
 /**
- * Emits the words of `text[begin, end)`, a run of Han, Hiragana, Katakana or Thai characters (which
- * have no case and no spaces), with positions from `cursor.position`, and advances the cursor. A
+ * Emits the words of `text[begin, end)` as spans (flags 0: no case to fold), a run of Han,
+ * Hiragana, Katakana or Thai characters (which have no case and no spaces), with positions from `cursor.position` and offsets in `text`, and
+ * advances the cursor. A
  * single character needs no dictionary and skips the segmenter, which is slow to call.
  */
 export function segmentRun(
@@ -26,11 +27,11 @@ export function segmentRun(
   begin: number,
   end: number,
   cursor: PositionCursor,
-  sink: TokenSink,
+  sink: SpanSink,
 ): void {
   const length = end - begin;
   if (length === 1 || (length === 2 && text.codePointAt(begin)! > 0xffff)) {
-    sink(text.slice(begin, end), cursor.position);
+    sink(cursor.position, begin, end, 0);
     cursor.next = ++cursor.position;
     return;
   }
@@ -42,7 +43,8 @@ export function segmentRun(
     for (const part of segmenter.segment(text.slice(chunkBegin, chunkEnd))) {
       if (part.isWordLike !== true) continue;
       if (part.segment.length <= maxTokenLength) {
-        sink(part.segment, cursor.position);
+        const start = chunkBegin + part.index;
+        sink(cursor.position, start, start + part.segment.length, 0);
         cursor.next = cursor.position + 1;
       }
       cursor.position++;

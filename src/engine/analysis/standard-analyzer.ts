@@ -1,5 +1,5 @@
-import type { Analyzer, TokenSink } from './analyzer.js';
-import { maxTokenLength } from './analyzer.js';
+import type { Analyzer, SpanSink, TokenSink } from './analyzer.js';
+import { maxTokenLength, SpanFlags, spanTerm } from './analyzer.js';
 import {
   apostropheClass,
   astralCharInfo,
@@ -23,17 +23,45 @@ import { segmentRun } from './script-segmenter.js';
  * including emoji and punctuation. Tokens longer than {@link maxTokenLength} code units are dropped
  * but still take a position, like Lucene's skipped tokens.
  *
- * The scan is a char-code loop over a class table: no regex, and one `slice` per token. Returns the
- * last emitted position + 1, or `startPosition` if nothing was emitted.
+ * The scan is a char-code loop over a class table: no regex, and one `slice` per token. Each token
+ * is reported with its source offsets. Returns the last emitted position + 1, or `startPosition` if
+ * nothing was emitted.
  */
 export function tokenizeStandard(text: string, sink: TokenSink, startPosition = 0): number {
+  return scan(text, startPosition, sink, null, true);
+}
+
+/**
+ * {@link tokenizeStandard} without lowercasing, for languages whose lowercasing differs from the
+ * default Unicode mapping (Turkish dotted and dotless i): their filter lowercases each token.
+ */
+export function tokenizeStandardKeepCase(text: string, sink: TokenSink, startPosition = 0): number {
+  return scan(text, startPosition, sink, null, false);
+}
+
+/**
+ * The scan behind {@link tokenizeStandard}, reporting spans instead of strings: each token's
+ * position, source offsets and {@link SpanFlags}. Tokens longer than {@link maxTokenLength} are
+ * not reported but take a position. Returns the last reported position + 1, or `startPosition`.
+ */
+export function scanStandard(text: string, sink: SpanSink, startPosition = 0): number {
+  return scan(text, startPosition, null, sink, true);
+}
+
+/**
+ * One loop for both forms: with `tokenSink` it makes each token's string (lowercased if
+ * `lowercase`), else it reports spans to `spanSink`. A branch per token, rather than a span sink
+ * wrapped in a string-making closure, keeps the string form as fast as a loop of its own.
+ */
+function scan(text: string, startPosition: number, tokenSink: TokenSink | null, spanSink: SpanSink | null, lowercase: boolean): number {
   const table = bmpCharTable();
   const n = text.length;
   let position = startPosition;
   let next = startPosition;
   let i = 0;
   while (i < n) {
-    let info = table[text.charCodeAt(i)];
+    const first = text.charCodeAt(i);
+    let info = table[first];
     let width = 1;
     if ((info & classMask) === highSurrogateClass) {
       width = surrogatePairWidth(text, i);
@@ -42,8 +70,7 @@ export function tokenizeStandard(text: string, sink: TokenSink, startPosition = 
     const cls = info & classMask;
     if (cls === wordClass) {
       const begin = i;
-      let flags = info;
-      let curly = false;
+      let flags = (info & lowerFlag) === 0 ? 0 : first < 0x80 ? SpanFlags.upperAscii : SpanFlags.upperOther;
       i += width;
       // Word body: word characters and marks, apostrophes only when a word character follows.
       while (i < n) {
@@ -57,20 +84,21 @@ export function tokenizeStandard(text: string, sink: TokenSink, startPosition = 
         }
         const innerCls = inner & classMask;
         if (innerCls === wordClass || innerCls === markClass) {
-          flags |= inner;
+          if ((inner & lowerFlag) !== 0) flags |= code < 0x80 ? SpanFlags.upperAscii : SpanFlags.upperOther;
           i += innerWidth;
         } else if (innerCls === apostropheClass && startsWord(table, text, i + 1)) {
-          if (code === 0x2019) curly = true;
+          if (code === 0x2019) flags |= SpanFlags.curlyApostrophe;
           i += 1;
         } else {
           break;
         }
       }
       if (i - begin <= maxTokenLength) {
-        let term = text.slice(begin, i);
-        if ((flags & lowerFlag) !== 0) term = term.toLowerCase();
-        if (curly) term = term.replaceAll('\u2019', "'");
-        sink(term, position);
+        if (tokenSink !== null) {
+          tokenSink(spanTerm(text, begin, i, lowercase ? flags : flags & SpanFlags.curlyApostrophe), position, begin, i);
+        } else {
+          spanSink!(position, begin, i, flags);
+        }
         next = position + 1;
       }
       position++;
@@ -91,7 +119,13 @@ export function tokenizeStandard(text: string, sink: TokenSink, startPosition = 
       }
       // Segmented runs are rare next to Latin words, so one cursor object per run is cheap.
       const cursor = { position, next };
-      segmentRun(text, begin, i, cursor, sink);
+      const runSink: SpanSink =
+        tokenSink === null
+          ? spanSink!
+          : (p, s, e) => {
+              tokenSink(text.slice(s, e), p, s, e);
+            };
+      segmentRun(text, begin, i, cursor, runSink);
       position = cursor.position;
       next = cursor.next;
     } else {
@@ -123,5 +157,6 @@ export function createStandardAnalyzer(): Analyzer {
   return {
     name: 'standard',
     analyze: (text, sink, startPosition = 0) => tokenizeStandard(text, sink, startPosition),
+    scan: scanStandard,
   };
 }

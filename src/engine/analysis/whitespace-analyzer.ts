@@ -31,7 +31,7 @@ export function createWhitespaceAnalyzer(): Analyzer {
         }
         if (i - begin <= maxTokenLength) {
           const term = text.slice(begin, i);
-          sink(lower ? term.toLowerCase() : term, position);
+          sink(lower ? term.toLowerCase() : term, position, begin, i);
           next = position + 1;
         }
         position++;

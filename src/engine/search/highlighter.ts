@@ -1,22 +1,9 @@
 /**
  * Search-result highlighting: fragments of a stored text with the words that produced query terms
- * wrapped in tags. Analyzers emit terms without source offsets, so this module finds word spans
- * itself with the same rules as the analyzer's tokenizer and analyzes each word on its own to learn
- * its term (so "Running" is marked for the term "run").
+ * wrapped in tags. The field's own analyzer reports each token's source offsets, so the words are
+ * found by the same code that indexed them, whatever the language.
  */
 import type { Analyzer } from '../analysis/analyzer.js';
-import { tokenizeStandard } from '../analysis/standard-analyzer.js';
-import {
-  apostropheClass,
-  astralCharInfo,
-  bmpCharTable,
-  classMask,
-  highSurrogateClass,
-  markClass,
-  segmentedClass,
-  spaceFlag,
-  wordClass,
-} from '../analysis/char-class.js';
 import { ErrorCode, YarrowError } from '../errors.js';
 
 /** How {@link highlight} cuts and marks fragments. */
@@ -65,8 +52,7 @@ export function highlight(
   const postTag = options.postTag ?? '</em>';
   if (terms.size === 0 || text.length === 0) return [];
 
-  const spans = wordSpans(text, analyzer);
-  const hits = matchSpans(text, spans, analyzer, terms);
+  const { spans, hits } = scan(text, analyzer, terms);
   if (hits.length === 0) return [];
   const render = (w: Window): string => renderFragment(text, w, hits, preTag, postTag);
   if (numberOfFragments === 0 || text.length <= fragmentSize) {
@@ -87,108 +73,27 @@ function badOption(name: string, value: number): YarrowError {
 }
 
 /**
- * The words of `text` as the analyzer's tokenizer sees them. The built-in analyzers are named here
- * because the Analyzer interface exposes no offsets: keyword keeps the whole value, whitespace splits
- * on white space, and every other analyzer starts with the standard tokenizer.
+ * Every word of `text` (for fragment boundaries) and the words whose term is in `terms`, in one
+ * pass of the analyzer. A decomposed analyzer is run as tokenizer and filter, so words the filter
+ * drops (stop words) still count as words; others report every word they keep.
  */
-function wordSpans(text: string, analyzer: Analyzer): Span[] {
-  if (analyzer.name === 'keyword') return [{ start: 0, end: text.length }];
-  if (analyzer.name === 'whitespace') return whitespaceSpans(text);
-  return standardSpans(text);
-}
-
-function whitespaceSpans(text: string): Span[] {
-  const table = bmpCharTable();
+function scan(text: string, analyzer: Analyzer, terms: ReadonlySet<string>): { spans: Span[]; hits: Hit[] } {
   const spans: Span[] = [];
-  const n = text.length;
-  let i = 0;
-  while (i < n) {
-    if ((table[text.charCodeAt(i)] & spaceFlag) !== 0) {
-      i++;
-      continue;
-    }
-    const start = i;
-    while (i < n && (table[text.charCodeAt(i)] & spaceFlag) === 0) i++;
-    spans.push({ start, end: i });
-  }
-  return spans;
-}
-
-/** Class byte and width of the character at `i`, like the standard tokenizer reads it. */
-function charAt(table: Uint8Array, text: string, i: number): [info: number, width: number] {
-  const info = table[text.charCodeAt(i)];
-  if ((info & classMask) !== highSurrogateClass) return [info, 1];
-  const low = text.charCodeAt(i + 1);
-  if (!(low >= 0xdc00 && low <= 0xdfff)) return [0, 1];
-  return [astralCharInfo(text.codePointAt(i)!), 2];
-}
-
-/** Spans with the rules of `tokenizeStandard`: word runs, and dictionary-segmented script runs. */
-function standardSpans(text: string): Span[] {
-  const table = bmpCharTable();
-  const spans: Span[] = [];
-  const n = text.length;
-  let i = 0;
-  while (i < n) {
-    const [info, width] = charAt(table, text, i);
-    const cls = info & classMask;
-    const start = i;
-    i += width;
-    if (cls === wordClass) {
-      while (i < n) {
-        const [inner, innerWidth] = charAt(table, text, i);
-        const innerCls = inner & classMask;
-        if (innerCls === wordClass || innerCls === markClass) i += innerWidth;
-        else if (innerCls === apostropheClass && i + 1 < n && (charAt(table, text, i + 1)[0] & classMask) === wordClass) i++;
-        else break;
-      }
-      spans.push({ start, end: i });
-    } else if (cls === segmentedClass) {
-      while (i < n) {
-        const [inner, innerWidth] = charAt(table, text, i);
-        const innerCls = inner & classMask;
-        if (innerCls !== segmentedClass && innerCls !== markClass) break;
-        i += innerWidth;
-      }
-      segmentedSpans(text, start, i, spans);
-    }
-  }
-  return spans;
-}
-
-/**
- * Words of a Han/Kana/Thai run. The segmenter's words are unchanged substrings of the run, in order,
- * so each is found by a forward search from the end of the previous one: linear in the run.
- */
-function segmentedSpans(text: string, begin: number, end: number, spans: Span[]): void {
-  const run = text.slice(begin, end);
-  let cursor = 0;
-  tokenizeStandard(run, (word) => {
-    const at = run.indexOf(word, cursor);
-    if (at < 0) return;
-    spans.push({ start: begin + at, end: begin + at + word.length });
-    cursor = at + word.length;
-  });
-}
-
-/** The spans whose words analyze to a query term; each distinct surface is analyzed once. */
-function matchSpans(text: string, spans: readonly Span[], analyzer: Analyzer, terms: ReadonlySet<string>): Hit[] {
-  const memo = new Map<string, string | null>();
   const hits: Hit[] = [];
-  for (const span of spans) {
-    const surface = text.slice(span.start, span.end);
-    let term = memo.get(surface);
-    if (term === undefined) {
-      let found: string | null = null;
-      analyzer.analyze(surface, (t) => {
-        if (found === null && terms.has(t)) found = t;
-      });
-      term = found;
-      memo.set(surface, term);
-    }
-    if (term !== null) hits.push({ start: span.start, end: span.end, term });
+  const decomposed = analyzer.decomposed;
+  if (decomposed !== undefined) {
+    decomposed.tokenize(text, (token, _position, start, end) => {
+      spans.push({ start, end });
+      const term = decomposed.normalize(token);
+      if (term !== null && terms.has(term)) hits.push({ start, end, term });
+    });
+  } else {
+    analyzer.analyze(text, (term, _position, start, end) => {
+      spans.push({ start, end });
+      if (terms.has(term)) hits.push({ start, end, term });
+    });
   }
-  return hits;
+  return { spans, hits };
 }
 
 /** A fragment's range, the hits inside it (`hits[firstHit, endHit)`) and how many distinct terms they are. */

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { maxTokenLength } from '../../../src/engine/analysis/index.js';
+import { maxTokenLength, scanStandard, SpanFlags, spanTerm } from '../../../src/engine/analysis/index.js';
 import { createStandardAnalyzer } from '../../../src/engine/analysis/standard-analyzer.js';
 import { run } from './helpers.js';
 
@@ -109,5 +109,48 @@ describe('createStandardAnalyzer', () => {
         assert.deepEqual(terms(text), text.toLowerCase().match(/[a-z0-9]+/g) ?? []);
       }),
     );
+  });
+
+  it('reports offsets whose source slice lowercases to the term, in increasing order', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 80 }), (text) => {
+        let previousEnd = 0;
+        standard.analyze(text, (term, _position, start, end) => {
+          assert.ok(start >= previousEnd && end > start && end <= text.length, `${start}-${end} after ${previousEnd}`);
+          assert.equal(text.slice(start, end).toLowerCase().replaceAll('\u2019', "'"), term);
+          previousEnd = end;
+        });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reports the offsets of segmented words and of words after them', () => {
+    const text = 'Tokyo 東京に住む bob';
+    const spans: string[] = [];
+    standard.analyze(text, (term, _position, start, end) => spans.push(`${term}:${text.slice(start, end)}`));
+    assert.ok(spans.includes('東京:東京'), spans.join(' '));
+    assert.equal(spans[0], 'tokyo:Tokyo');
+    assert.equal(spans[spans.length - 1], 'bob:bob');
+  });
+
+  it('scans the same tokens as spans, without strings, as it analyzes', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 80 }), fc.nat(100), (text, start) => {
+        const analyzed: string[] = [];
+        const analyzedNext = standard.analyze(text, (term, position, s, e) => analyzed.push(`${term}@${position}:${s}-${e}`), start);
+        const scanned: string[] = [];
+        const scannedNext = scanStandard(text, (position, s, e, flags) => scanned.push(`${spanTerm(text, s, e, flags)}@${position}:${s}-${e}`), start);
+        assert.deepEqual(scanned, analyzed);
+        assert.equal(scannedNext, analyzedNext);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('flags ASCII capitals apart from other capitals, so ASCII can be lowercased inline', () => {
+    const flags: number[] = [];
+    scanStandard('Bob ÉCOLE plain don’t', (_p, _s, _e, f) => flags.push(f));
+    assert.deepEqual(flags, [SpanFlags.upperAscii, SpanFlags.upperAscii | SpanFlags.upperOther, 0, SpanFlags.curlyApostrophe]);
   });
 });

@@ -112,6 +112,18 @@ describe('highlight', () => {
     assert.deepEqual(highlight('New York', getAnalyzer('keyword'), new Set(['New'])), []);
   });
 
+  it('marks words by the field language analyzer, inflections and elisions included', () => {
+    // German: the query "Kind" (child) matches "Kinder" (children); "und" stays unmarked.
+    const german = getAnalyzer('de');
+    assert.deepEqual(highlight('Die Kinder und das Kind', german, termsOf(german, 'Kind')), ['Die <em>Kinder</em> und das <em>Kind</em>']);
+    // French: "l'enfant" is marked whole for the query "enfants".
+    const french = getAnalyzer('french');
+    assert.deepEqual(highlight("l'enfant joue", french, termsOf(french, 'enfants')), ['<em>l&#39;enfant</em> joue']);
+    // Turkish: "İstanbul'da" (in Istanbul) is marked for the query "istanbul".
+    const turkish = getAnalyzer('tr');
+    assert.deepEqual(highlight("İstanbul'da yaşıyor", turkish, termsOf(turkish, 'İstanbul')), ['<em>İstanbul&#39;da</em> yaşıyor']);
+  });
+
   it('refuses a fragmentSize below 1 or a negative numberOfFragments', () => {
     const isInvalid = (e: unknown): boolean => e instanceof YarrowError && e.code === ErrorCode.invalidQuery;
     assert.throws(() => highlight('a', standard, new Set(['a']), { fragmentSize: 0 }), isInvalid);
