@@ -48,3 +48,12 @@ export async function startHubServer(repo: string, dir: string, files: readonly 
       }),
   };
 }
+
+/** The URL of a loopback port nothing listens on (bound, then released): connections are refused. */
+export async function closedPortUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+  return `http://127.0.0.1:${port}`;
+}
