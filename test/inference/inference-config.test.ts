@@ -20,7 +20,6 @@ describe('inferenceSchema', () => {
     const c = inferenceSchema.parse({ embedding: { remote: { provider: 'openai', model: 'text-embedding-3-small', endpoint: 'http://127.0.0.1:8000/v1', timeout: '2500ms', retry: 3, dimensions: 384, cache: false } } });
     const m = c.embedding.remote;
     assert.equal(m.provider, 'openai');
-    assert.ok(m.provider === 'openai');
     assert.equal(m.timeout, 2500);
     assert.equal(m.retry, 3);
     assert.equal(m.api_key_env, 'OPENAI_API_KEY');
