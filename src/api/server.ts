@@ -8,6 +8,7 @@
 import { fastify } from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../engine/index.js';
+import type { EmbeddingModel } from '../inference/index.js';
 import { openApiWithPlants, registerPlantRoutes } from '../plants/index.js';
 import type { PlantService } from '../plants/index.js';
 import { errorResponse } from './error-body.js';
@@ -17,6 +18,7 @@ import { openApiDocument } from './openapi.js';
 import { DEFAULT_BODY_LIMIT } from './request-body.js';
 import type { RouteContext, ServerRole } from './route-context.js';
 import { registerIndexRoutes } from './routes/index-routes.js';
+import { registerInferenceRoutes } from './routes/inference-routes.js';
 import { registerSearchRoutes } from './routes/search-routes.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
 import type { ServedIndex } from './served-index.js';
@@ -33,6 +35,8 @@ export interface ServerDeps {
   readonly metrics?: ApiMetrics;
   /** The sample plant store, mounted at `/plants` and merged into `/openapi.json` (api, standalone). */
   readonly plants?: PlantService;
+  /** Embedding models (`inference.embedding`), served at `POST /inference/embedding/<model>`. */
+  readonly embedders?: ReadonlyMap<string, EmbeddingModel>;
 }
 
 /** Paths the server knows and the methods each answers (HEAD comes with GET). */
@@ -42,6 +46,7 @@ const KNOWN_PATHS: readonly { readonly pattern: RegExp; readonly methods: readon
   { pattern: /^\/[^/_][^/]*\/_index$/, methods: ['POST', 'PUT'] },
   { pattern: /^\/[^/_][^/]*\/_flush$/, methods: ['POST'] },
   { pattern: /^\/[^/_][^/]*\/_search$/, methods: ['GET', 'HEAD', 'POST'] },
+  { pattern: /^\/inference\/embedding\/[^/]+$/, methods: ['POST'] },
   { pattern: /^\/[^/_][^/]*$/, methods: ['GET', 'HEAD'] },
 ];
 
@@ -99,5 +104,6 @@ export function buildServer(deps: ServerDeps): { app: FastifyInstance; metrics: 
   if (deps.plants !== undefined) registerPlantRoutes(app, deps.plants, ctx.log, ctx.bodyLimit);
   registerIndexRoutes(app, ctx);
   registerSearchRoutes(app, ctx);
+  registerInferenceRoutes(app, ctx, deps.embedders ?? new Map());
   return { app, metrics, beginShutdown: () => { closing = true; } };
 }
