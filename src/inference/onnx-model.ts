@@ -13,6 +13,7 @@ import type { Pooling } from './model-defaults.js';
 import type { ModelFiles } from './model-files.js';
 import type { FromWorker, OnnxWorkerData, ToWorker } from './onnx-worker.js';
 import type { TextModel } from './text-model.js';
+import { MAX_BATCH_TOKENS } from './token-batches.js';
 
 /** The npm package of the runtime. */
 export const ONNX_RUNTIME_PACKAGE = 'onnxruntime-node';
@@ -23,6 +24,8 @@ export interface OnnxModelOptions {
   readonly normalize: boolean;
   readonly maxTokens: number;
   readonly batchSize: number;
+  /** Most padded tokens per model call; default {@link MAX_BATCH_TOKENS}. */
+  readonly maxBatchTokens?: number;
   /** Inference threads; default: every core. */
   readonly threads?: number;
   /** Module the worker loads the runtime from; default {@link ONNX_RUNTIME_PACKAGE}. */
@@ -86,6 +89,7 @@ export class OnnxModel implements TextModel {
       normalize: options.normalize,
       maxTokens: options.maxTokens,
       batchSize: options.batchSize,
+      maxBatchTokens: options.maxBatchTokens ?? MAX_BATCH_TOKENS,
       threads: options.threads ?? availableParallelism(),
       runtimeModule: options.runtimeModule ?? ONNX_RUNTIME_PACKAGE,
     };

@@ -28,6 +28,8 @@ export interface OnnxWorkerData {
   readonly normalize: boolean;
   readonly maxTokens: number;
   readonly batchSize: number;
+  /** Most padded tokens per model call. */
+  readonly maxBatchTokens: number;
   readonly threads: number;
   /** Module to load the runtime from (`onnxruntime-node`). */
   readonly runtimeModule: string;
@@ -146,7 +148,7 @@ async function serve(state: State): Promise<void> {
     } else {
       try {
         const encoded = message.texts.map((t) => encodeTruncated(state.tokenizer, state.specialIds, t, data.maxTokens));
-        queue.push({ id: message.id, urgent: message.urgent, encoded, batches: planSubBatches(encoded, data.batchSize), next: 0, out: new Float32Array(encoded.length * state.dims) });
+        queue.push({ id: message.id, urgent: message.urgent, encoded, batches: planSubBatches(encoded, data.batchSize, data.maxBatchTokens), next: 0, out: new Float32Array(encoded.length * state.dims) });
       } catch (e) {
         post({ type: 'failed', id: message.id, message: `tokenizing failed: ${(e as Error).message}` });
       }

@@ -21,6 +21,8 @@ export interface OpenEmbeddersOptions {
   readonly hubEndpoint?: string;
   /** Inference threads per local model; default: every core. */
   readonly threads?: number;
+  /** Most padded tokens per local model call (bounds the runtime's memory); default 1024. */
+  readonly maxBatchTokens?: number;
   /** Module the ONNX worker loads its runtime from (default `onnxruntime-node`). */
   readonly runtimeModule?: string;
   /** Progress lines (downloads, loads), for the log. */
@@ -60,6 +62,7 @@ async function openOnnx(name: string, config: OnnxEmbeddingConfig, options: Open
     maxTokens: config.max_tokens,
     batchSize: config.batch_size,
     ...(options.threads === undefined ? {} : { threads: options.threads }),
+    ...(options.maxBatchTokens === undefined ? {} : { maxBatchTokens: options.maxBatchTokens }),
     ...(options.runtimeModule === undefined ? {} : { runtimeModule: options.runtimeModule }),
   });
   options.log?.(`embedding model "${name}": loaded ${files.onnxPath} in ${Math.round(performance.now() - started)} ms (${model.dimensions} dimensions, ${pooling} pooling${config.normalize ? ', normalized' : ''})`);
