@@ -8,6 +8,7 @@
 import { fastify } from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../engine/index.js';
+import type { EmbeddingModel } from '../inference/index.js';
 import { BearerAuth } from './bearer-auth.js';
 import type { AuthScope } from './bearer-auth.js';
 import { errorResponse } from './error-body.js';
@@ -17,6 +18,7 @@ import { openApiDocument } from './openapi.js';
 import { DEFAULT_BODY_LIMIT } from './request-body.js';
 import type { RouteContext, ServerRole } from './route-context.js';
 import { registerIndexRoutes } from './routes/index-routes.js';
+import { registerInferenceRoutes } from './routes/inference-routes.js';
 import { registerSearchRoutes } from './routes/search-routes.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
 import type { ServedIndex } from './served-index.js';
@@ -43,6 +45,8 @@ export interface ServerDeps {
   readonly auth?: BearerAuth;
   /** Parts mounted by the command line (the plant store at `/plants`), merged into `/openapi.json`. */
   readonly modules?: readonly ServerModule[];
+  /** Embedding models (`inference.embedding`), served at `POST /inference/embedding/<model>`. */
+  readonly embedders?: ReadonlyMap<string, EmbeddingModel>;
 }
 
 /** Paths the server knows and the methods each answers (HEAD comes with GET). */
@@ -52,6 +56,7 @@ const KNOWN_PATHS: readonly { readonly pattern: RegExp; readonly methods: readon
   { pattern: /^\/[^/_][^/]*\/_index$/, methods: ['POST', 'PUT'] },
   { pattern: /^\/[^/_][^/]*\/_flush$/, methods: ['POST'] },
   { pattern: /^\/[^/_][^/]*\/_search$/, methods: ['GET', 'HEAD', 'POST'] },
+  { pattern: /^\/inference\/embedding\/[^/]+$/, methods: ['POST'] },
   { pattern: /^\/[^/_][^/]*$/, methods: ['GET', 'HEAD'] },
 ];
 
@@ -115,6 +120,7 @@ export function buildServer(deps: ServerDeps): { app: FastifyInstance; metrics: 
     protect(scope, auth);
     registerIndexRoutes(scope, ctx);
     registerSearchRoutes(scope, ctx);
+    registerInferenceRoutes(scope, ctx, deps.embedders ?? new Map());
     // An index named like a module's prefix (`plants`) keeps its endpoints under static paths.
     for (const module of modules) {
       const name = module.prefix.slice(1);
