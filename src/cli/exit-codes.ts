@@ -2,9 +2,11 @@
  * The one table from error codes to process exit codes (docs/errors.md lists the same table):
  * scripts can tell a usage mistake from bad input, a held lock or a damaged index.
  */
-import { ErrorCode } from '../engine/index.js';
-import { INVALID_CONFIG } from '../config/index.js';
-import { SOURCE_UNAVAILABLE } from '../ingest/index.js';
+// Leaf modules, not the barrels: the CLI loads this table before it knows its mode, and `--help`
+// must not pay for the engine, the config schema or the sources (test/cli/startup.test.ts).
+import { ErrorCode } from '../engine/errors.js';
+import { INVALID_CONFIG } from '../config/config-error.js';
+import { SOURCE_UNAVAILABLE } from '../ingest/source-error.js';
 import { INTERRUPTED, NOT_AVAILABLE, USAGE } from './usage-error.js';
 
 /** Process exit codes. */
