@@ -29,7 +29,7 @@ function log(message: string): void {
 async function main(): Promise<void> {
   const [engineArg = '', corpusArg = ''] = process.argv.slice(2);
   if (!isEngineName(engineArg) || !isCorpusName(corpusArg)) {
-    throw new Error(`usage: engine-runner.ts <yarrow|sqlite-fts5|minisearch> <npm|debian>, got ${engineArg} ${corpusArg}`);
+    throw new Error(`usage: engine-runner.ts <yarrow|sqlite-fts5|xapian|minisearch> <npm|debian>, got ${engineArg} ${corpusArg}`);
   }
   const spec = CORPORA[corpusArg];
   const roundCount = benchRounds();
@@ -46,14 +46,18 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), `yarrow-bench-${engineArg}-`));
   try {
     const engine = await createEngine(spec, dir);
-    const { indexMs, commitMs } = await timeIndexAndCommit(engine, docs);
+    const timed = await timeIndexAndCommit(engine, docs);
+    const indexMs = timed.indexMs - (engine.untimedIndexMs?.() ?? 0);
+    const { commitMs } = timed;
     const docsPerSec = docs.length / ((indexMs + commitMs) / 1000);
     const indexBytes = await engine.indexBytes();
     log(`indexed at ${docsPerSec.toFixed(0)} docs/s (index ${indexMs.toFixed(0)} ms + commit ${commitMs.toFixed(0)} ms), ${(indexBytes / 2 ** 20).toFixed(1)} MB`);
 
     collectGarbage();
-    const { latency, hits } = await runQueries(engine.search.bind(engine), queries, roundCount);
+    const { latency, hits } = await runQueries(engine.search.bind(engine), queries, roundCount, engine.lastSearchMs);
     log(`queries: p50 ${latency.overall.p50.toFixed(3)} ms, p99 ${latency.overall.p99.toFixed(3)} ms`);
+    // An engine in a child process reports that process's memory, not the runner's.
+    const stats = engine.processStats === undefined ? null : await engine.processStats();
     await engine.close();
 
     const result: EngineResult = {
@@ -68,9 +72,9 @@ async function main(): Promise<void> {
       commitMs,
       docsPerSec,
       indexBytes,
-      rssAfterLoadBytes,
+      rssAfterLoadBytes: stats?.rssAfterLoadBytes ?? rssAfterLoadBytes,
       // maxRSS is in KiB on every platform Node supports.
-      peakRssBytes: process.resourceUsage().maxRSS * 1024,
+      peakRssBytes: stats?.peakRssBytes ?? process.resourceUsage().maxRSS * 1024,
       latency,
       hits,
     };
@@ -85,6 +89,7 @@ async function runQueries(
   search: (q: BenchQuery) => Promise<number>,
   queries: readonly BenchQuery[],
   roundCount: number,
+  lastSearchMs?: () => number,
 ): Promise<Pick<EngineResult, 'latency' | 'hits'>> {
   for (const q of queries) await search(q);
   const samples = Object.fromEntries(QUERY_CLASSES.map((c) => [c, [] as number[]])) as Record<QueryClass, number[]>;
@@ -93,7 +98,8 @@ async function runQueries(
     for (const q of queries) {
       const start = process.hrtime.bigint();
       const n = await search(q);
-      samples[q.class].push(msSince(start));
+      const wall = msSince(start);
+      samples[q.class].push(lastSearchMs === undefined ? wall : lastSearchMs());
       if (round === 0) hitCounts[q.class].push(n);
     }
   }
