@@ -48,7 +48,10 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), `yarrow-bench-${engineArg}-`));
   try {
     const engine = await createEngine(spec, dir);
+    const cpuStart = process.cpuUsage();
     const timed = await timeIndexAndCommit(engine, docs);
+    const cpu = process.cpuUsage(cpuStart);
+    const indexCpuMs = engine.indexCpuMs?.() ?? (cpu.user + cpu.system) / 1000;
     const indexMs = timed.indexMs - (engine.untimedIndexMs?.() ?? 0);
     const { commitMs } = timed;
     const docsPerSec = docCount / ((indexMs + commitMs) / 1000);
@@ -76,6 +79,7 @@ async function main(): Promise<void> {
       indexMs,
       commitMs,
       docsPerSec,
+      indexCpuMs,
       indexBytes,
       rssAfterLoadBytes: stats?.rssAfterLoadBytes ?? rssAfterLoadBytes,
       // maxRSS is in KiB on every platform Node supports.

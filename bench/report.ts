@@ -50,6 +50,17 @@ export function checkTargets(yarrow: EngineResult, fts5: EngineResult, xapian?: 
   return checks;
 }
 
+/** Docs per CPU-second of index + commit, or '-' when not measured. */
+function cpuRate(r: EngineResult): string {
+  return r.indexCpuMs === undefined || r.indexCpuMs <= 0 ? '-' : int(r.docs / (r.indexCpuMs / 1000));
+}
+
+/** Ratio of docs per CPU-second (a's over b's), or '-'. */
+function cpuRatio(a: EngineResult, b: EngineResult): string {
+  if (a.indexCpuMs === undefined || b.indexCpuMs === undefined || a.indexCpuMs <= 0 || b.indexCpuMs <= 0) return '-';
+  return ratio(a.docs / a.indexCpuMs, b.docs / b.indexCpuMs);
+}
+
 /** The printed report for one corpus. */
 export function formatCorpusReport(corpus: CorpusName, outcomes: readonly EngineOutcome[]): string {
   const ok = outcomes.flatMap((o) => (o.ok ? [o.result] : []));
@@ -61,12 +72,12 @@ export function formatCorpusReport(corpus: CorpusName, outcomes: readonly Engine
   lines.push(header, '');
 
   lines.push(table([
-    ['engine', 'docs/s', 'index MB', 'peak RSS MB', 'RSS after load MB', 'p50 ms', 'p95 ms', 'p99 ms'],
+    ['engine', 'docs/s', 'docs/cpu-s', 'index MB', 'peak RSS MB', 'RSS after load MB', 'p50 ms', 'p95 ms', 'p99 ms'],
     ...outcomes.map((o) => o.ok
-      ? [o.engine, int(o.result.docsPerSec), num(o.result.indexBytes / MB, 1), num(o.result.peakRssBytes / MB, 0),
+      ? [o.engine, int(o.result.docsPerSec), cpuRate(o.result), num(o.result.indexBytes / MB, 1), num(o.result.peakRssBytes / MB, 0),
         num(o.result.rssAfterLoadBytes / MB, 0), num(o.result.latency.overall.p50, 3),
         num(o.result.latency.overall.p95, 3), num(o.result.latency.overall.p99, 3)]
-      : [o.engine, 'failed', '-', '-', '-', '-', '-', '-']),
+      : [o.engine, 'failed', '-', '-', '-', '-', '-', '-', '-']),
   ]));
   for (const o of outcomes) if (!o.ok) lines.push(`${o.engine} failed: ${o.error}`);
 
@@ -86,15 +97,15 @@ export function formatCorpusReport(corpus: CorpusName, outcomes: readonly Engine
   if (cli !== undefined && peers.length > 0) {
     lines.push('', 'yarrow index file (CLI child: start-up, parse, index, commit) / peer:');
     lines.push(table([
-      ['peer', 'docs/s', 'index MB', 'peak RSS'],
-      ...peers.map((p) => [p.engine, ratio(cli.docsPerSec, p.docsPerSec), ratio(cli.indexBytes, p.indexBytes), ratio(cli.peakRssBytes, p.peakRssBytes)]),
+      ['peer', 'docs/s', 'docs/cpu-s', 'index MB', 'peak RSS'],
+      ...peers.map((p) => [p.engine, ratio(cli.docsPerSec, p.docsPerSec), cpuRatio(cli, p), ratio(cli.indexBytes, p.indexBytes), ratio(cli.peakRssBytes, p.peakRssBytes)]),
     ]));
   }
   if (yarrow !== undefined && peers.length > 0) {
     lines.push('', 'Yarrow (library) / peer (docs/s: >1 is better for Yarrow; index MB, RSS and latency: <1 is better):');
     lines.push(table([
-      ['peer', 'docs/s', 'index MB', 'peak RSS', 'p50', 'p95', 'p99'],
-      ...peers.map((p) => [p.engine, ratio(yarrow.docsPerSec, p.docsPerSec), ratio(yarrow.indexBytes, p.indexBytes),
+      ['peer', 'docs/s', 'docs/cpu-s', 'index MB', 'peak RSS', 'p50', 'p95', 'p99'],
+      ...peers.map((p) => [p.engine, ratio(yarrow.docsPerSec, p.docsPerSec), cpuRatio(yarrow, p), ratio(yarrow.indexBytes, p.indexBytes),
         ratio(yarrow.peakRssBytes, p.peakRssBytes), ratio(yarrow.latency.overall.p50, p.latency.overall.p50),
         ratio(yarrow.latency.overall.p95, p.latency.overall.p95), ratio(yarrow.latency.overall.p99, p.latency.overall.p99)]),
     ]));

@@ -36,6 +36,8 @@ export interface BenchEngine {
   readonly lastSearchMs?: () => number;
   /** For an engine in another process: that process's RSS once its corpus was parsed, and its peak. */
   readonly processStats?: () => Promise<{ peakRssBytes: number; rssAfterLoadBytes: number }>;
+  /** For an engine in another process: the CPU time that process spent indexing and committing. */
+  readonly indexCpuMs?: () => number;
   /** Time spent inside {@link BenchEngine.index} on preparation that is not indexing (writing its input file). */
   readonly untimedIndexMs?: () => number;
   /** Releases the engine; the runner deletes its directory afterwards. */

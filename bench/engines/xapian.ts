@@ -44,16 +44,17 @@ export const createEngine: CreateEngine = async (corpus: CorpusSpec, dir: string
   };
   const ready = await next();
   let lastSearchMs = 0;
+  let indexCpuMs = 0;
 
   const engine: BenchEngine = {
     name: 'xapian',
     async index(docs): Promise<void> {
       // The child indexes its own copy of the corpus: check it is the same set of documents.
       if (ready.docs !== docs.length) throw new Error(`xapian child loaded ${String(ready.docs)} docs, the runner ${docs.length}`);
-      await call({ op: 'index' });
+      indexCpuMs = (await call({ op: 'index' })).cpuMs as number;
     },
     async commit(): Promise<void> {
-      await call({ op: 'commit' });
+      indexCpuMs += (await call({ op: 'commit' })).cpuMs as number;
     },
     indexBytes(): Promise<number> {
       return directoryBytes(dir);
@@ -64,6 +65,7 @@ export const createEngine: CreateEngine = async (corpus: CorpusSpec, dir: string
       return answer.hits as number;
     },
     lastSearchMs: () => lastSearchMs,
+    indexCpuMs: () => indexCpuMs,
     async processStats() {
       const answer = await call({ op: 'stats' });
       return { peakRssBytes: answer.peakRssBytes as number, rssAfterLoadBytes: answer.rssAfterLoadBytes as number };

@@ -33,6 +33,7 @@ export const createEngine: CreateEngine = async (corpus: CorpusSpec, dir: string
   const schema = { _id: { type: 'id' }, ...MAPPINGS[corpus.name].fields };
   await writeFile(config, stringify({ store: { local: { path: store } }, schema: { [corpus.name]: { fields: schema } } }));
   let peakRssBytes = 0;
+  let cpuMs = 0;
   let writeMs = 0;
   let index: Index | null = null;
   const fields = [...corpus.textFields];
@@ -57,6 +58,8 @@ export const createEngine: CreateEngine = async (corpus: CorpusSpec, dir: string
       if (code !== 0) throw new Error(`yarrow index file exited with ${code}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`);
       const rss = /max_rss_bytes=(\d+)/.exec(stderr);
       peakRssBytes = rss === null ? 0 : Number(rss[1]);
+      const cpu = /cpu_ms=(\d+)/.exec(stderr);
+      cpuMs = cpu === null ? 0 : Number(cpu[1]);
     },
     async commit(): Promise<void> {
       // index file committed before it exited; opening the index is the searcher's start.
@@ -75,6 +78,7 @@ export const createEngine: CreateEngine = async (corpus: CorpusSpec, dir: string
       return res.hits.length;
     },
     untimedIndexMs: () => writeMs,
+    indexCpuMs: () => cpuMs,
     processStats: () => Promise.resolve({ peakRssBytes, rssAfterLoadBytes: 0 }),
     async close(): Promise<void> {
       await index?.close();

@@ -79,6 +79,7 @@ def main():
         cmd = json.loads(line)
         op = cmd['op']
         if op == 'index':
+            cpu_start = time.process_time()
             start = time.perf_counter()
             db = xapian.WritableDatabase(db_dir, xapian.DB_CREATE_OR_OPEN)
             tg = xapian.TermGenerator()
@@ -91,12 +92,13 @@ def main():
                     tg.index_text(text_of(doc, field))
                     tg.increase_termpos(100)
                 db.add_document(xdoc)
-            reply({'ms': (time.perf_counter() - start) * 1000})
+            reply({'ms': (time.perf_counter() - start) * 1000, 'cpuMs': (time.process_time() - cpu_start) * 1000})
         elif op == 'commit':
+            cpu_start = time.process_time()
             start = time.perf_counter()
             db.commit()
             enquire = xapian.Enquire(db)
-            reply({'ms': (time.perf_counter() - start) * 1000})
+            reply({'ms': (time.perf_counter() - start) * 1000, 'cpuMs': (time.process_time() - cpu_start) * 1000})
         elif op == 'search':
             start = time.perf_counter()
             xop = xapian.Query.OP_AND if cmd['operator'] == 'and' else xapian.Query.OP_OR
