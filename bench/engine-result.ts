@@ -34,6 +34,11 @@ export interface EngineResult {
   readonly commitMs: number;
   /** Documents per second over index + commit. */
   readonly docsPerSec: number;
+  /**
+   * CPU time (user + system, every thread) of index + commit, in the process that indexed. On a
+   * machine shared with other work, docs per CPU-second moves less than docs per wall second.
+   */
+  readonly indexCpuMs?: number;
   readonly indexBytes: number;
   /** Resident set size once the corpus is parsed, before the engine exists: the shared baseline. */
   readonly rssAfterLoadBytes: number;

@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CORPORA, docLimit, isCorpusName, loadCorpus } from './corpus.js';
+import type { CorpusDoc } from './corpus.js';
 import type { EngineResult, HitSummary } from './engine-result.js';
 import { RESULT_MARKER } from './engine-result.js';
 import type { CreateEngine, EngineName } from './engines/bench-engine.js';
@@ -29,13 +30,14 @@ function log(message: string): void {
 async function main(): Promise<void> {
   const [engineArg = '', corpusArg = ''] = process.argv.slice(2);
   if (!isEngineName(engineArg) || !isCorpusName(corpusArg)) {
-    throw new Error(`usage: engine-runner.ts <yarrow|sqlite-fts5|minisearch> <npm|debian>, got ${engineArg} ${corpusArg}`);
+    throw new Error(`usage: engine-runner.ts <yarrow|sqlite-fts5|xapian|minisearch> <npm|debian>, got ${engineArg} ${corpusArg}`);
   }
   const spec = CORPORA[corpusArg];
   const roundCount = benchRounds();
 
   const loadStart = process.hrtime.bigint();
-  const docs = await loadCorpus(spec, docLimit());
+  let docs: readonly CorpusDoc[] = await loadCorpus(spec, docLimit());
+  const docCount = docs.length;
   const loadMs = msSince(loadStart);
   const queries = buildQuerySet(docs, spec.textFields);
   log(`loaded ${docs.length} docs in ${loadMs.toFixed(0)} ms; ${queries.length} queries`);
@@ -46,20 +48,30 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), `yarrow-bench-${engineArg}-`));
   try {
     const engine = await createEngine(spec, dir);
-    const { indexMs, commitMs } = await timeIndexAndCommit(engine, docs);
-    const docsPerSec = docs.length / ((indexMs + commitMs) / 1000);
+    const cpuStart = process.cpuUsage();
+    const timed = await timeIndexAndCommit(engine, docs);
+    const cpu = process.cpuUsage(cpuStart);
+    const indexCpuMs = engine.indexCpuMs?.() ?? (cpu.user + cpu.system) / 1000;
+    const indexMs = timed.indexMs - (engine.untimedIndexMs?.() ?? 0);
+    const { commitMs } = timed;
+    const docsPerSec = docCount / ((indexMs + commitMs) / 1000);
     const indexBytes = await engine.indexBytes();
     log(`indexed at ${docsPerSec.toFixed(0)} docs/s (index ${indexMs.toFixed(0)} ms + commit ${commitMs.toFixed(0)} ms), ${(indexBytes / 2 ** 20).toFixed(1)} MB`);
 
+    // Queries run without the parsed corpus on the heap: a searcher process does not hold it, and
+    // each major GC would otherwise mark it and show up as a latency spike of the engine.
+    docs = [];
     collectGarbage();
-    const { latency, hits } = await runQueries(engine.search.bind(engine), queries, roundCount);
+    const { latency, hits } = await runQueries(engine.search.bind(engine), queries, roundCount, engine.lastSearchMs);
     log(`queries: p50 ${latency.overall.p50.toFixed(3)} ms, p99 ${latency.overall.p99.toFixed(3)} ms`);
+    // An engine in a child process reports that process's memory, not the runner's.
+    const stats = engine.processStats === undefined ? null : await engine.processStats();
     await engine.close();
 
     const result: EngineResult = {
       engine: engineArg,
       corpus: corpusArg,
-      docs: docs.length,
+      docs: docCount,
       queries: queries.length,
       queryFingerprint: querySetFingerprint(queries),
       rounds: roundCount,
@@ -67,10 +79,11 @@ async function main(): Promise<void> {
       indexMs,
       commitMs,
       docsPerSec,
+      indexCpuMs,
       indexBytes,
-      rssAfterLoadBytes,
+      rssAfterLoadBytes: stats?.rssAfterLoadBytes ?? rssAfterLoadBytes,
       // maxRSS is in KiB on every platform Node supports.
-      peakRssBytes: process.resourceUsage().maxRSS * 1024,
+      peakRssBytes: stats?.peakRssBytes ?? process.resourceUsage().maxRSS * 1024,
       latency,
       hits,
     };
@@ -85,6 +98,7 @@ async function runQueries(
   search: (q: BenchQuery) => Promise<number>,
   queries: readonly BenchQuery[],
   roundCount: number,
+  lastSearchMs?: () => number,
 ): Promise<Pick<EngineResult, 'latency' | 'hits'>> {
   for (const q of queries) await search(q);
   const samples = Object.fromEntries(QUERY_CLASSES.map((c) => [c, [] as number[]])) as Record<QueryClass, number[]>;
@@ -93,7 +107,8 @@ async function runQueries(
     for (const q of queries) {
       const start = process.hrtime.bigint();
       const n = await search(q);
-      samples[q.class].push(msSince(start));
+      const wall = msSince(start);
+      samples[q.class].push(lastSearchMs === undefined ? wall : lastSearchMs());
       if (round === 0) hitCounts[q.class].push(n);
     }
   }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --corpus npm|debian|all] [-- --engines yarrow,sqlite-fts5,minisearch]`.
+ * `npm run bench [-- --corpus npm|debian|all] [-- --engines yarrow,yarrow-cli,sqlite-fts5,xapian,minisearch]`.
  * Runs each engine on each corpus in its own child process, one after another, prints a report per
  * corpus and writes every figure to bench/.out/results.json.
  */
@@ -68,7 +68,11 @@ async function main(): Promise<void> {
     corpora: Object.fromEntries(Object.entries(outcomes).map(([corpus, list]) => {
       const yarrow = list.find((o) => o.ok && o.engine === 'yarrow');
       const fts5 = list.find((o) => o.ok && o.engine === 'sqlite-fts5');
-      const targets = yarrow?.ok === true && fts5?.ok === true ? checkTargets(yarrow.result, fts5.result) : null;
+      const xapian = list.find((o) => o.ok && o.engine === 'xapian');
+      const cli = list.find((o) => o.ok && o.engine === 'yarrow-cli');
+      const targets = yarrow?.ok === true && fts5?.ok === true
+        ? checkTargets(yarrow.result, fts5.result, xapian?.ok === true ? xapian.result : undefined, cli?.ok === true ? cli.result : undefined)
+        : null;
       return [corpus, { outcomes: list, targets }];
     })),
   };

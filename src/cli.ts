@@ -21,7 +21,8 @@ process.on('SIGTERM', onSignal);
 
 const code = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: controller.signal });
 if (process.env.YARROW_REPORT_MAX_RSS === '1') {
-  // For benchmarks: peak resident set size of the whole run, in bytes.
-  process.stderr.write(`max_rss_bytes=${process.resourceUsage().maxRSS * 1024}\n`);
+  // For benchmarks: peak resident set size of the whole run, in bytes, and its CPU time.
+  const usage = process.resourceUsage();
+  process.stderr.write(`max_rss_bytes=${usage.maxRSS * 1024}\ncpu_ms=${Math.round((usage.userCPUTime + usage.systemCPUTime) / 1000)}\n`);
 }
 process.exit(code);

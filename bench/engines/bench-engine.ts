@@ -8,7 +8,7 @@ import type { CorpusDoc, CorpusSpec } from '../corpus.js';
 import type { BenchQuery } from '../queries.js';
 
 /** Names of the benchmarked engines, in report order (Yarrow first; the others are its peers). */
-export const ENGINE_NAMES = ['yarrow', 'sqlite-fts5', 'minisearch'] as const;
+export const ENGINE_NAMES = ['yarrow', 'yarrow-cli', 'sqlite-fts5', 'xapian', 'minisearch'] as const;
 
 /** One of {@link ENGINE_NAMES}. */
 export type EngineName = (typeof ENGINE_NAMES)[number];
@@ -29,6 +29,17 @@ export interface BenchEngine {
   indexBytes(): Promise<number>;
   /** Runs one query for the top 10 by BM25 and returns how many hits came back. */
   search(query: BenchQuery): Promise<number>;
+  /**
+   * For an engine in another process: the duration of the last search as that process measured
+   * it, which the runner records instead of its own wall time so that the pipe does not count.
+   */
+  readonly lastSearchMs?: () => number;
+  /** For an engine in another process: that process's RSS once its corpus was parsed, and its peak. */
+  readonly processStats?: () => Promise<{ peakRssBytes: number; rssAfterLoadBytes: number }>;
+  /** For an engine in another process: the CPU time that process spent indexing and committing. */
+  readonly indexCpuMs?: () => number;
+  /** Time spent inside {@link BenchEngine.index} on preparation that is not indexing (writing its input file). */
+  readonly untimedIndexMs?: () => number;
   /** Releases the engine; the runner deletes its directory afterwards. */
   close(): Promise<void>;
 }

@@ -8,9 +8,10 @@ import { pino } from 'pino';
 import type { Logger as PinoLogger } from 'pino';
 import type { Logger } from '../engine/index.js';
 
-/** Levels of `-l, --loglevel`. */
-export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+import type { LogLevel } from './log-levels.js';
+
+export { LOG_LEVELS } from './log-levels.js';
+export type { LogLevel } from './log-levels.js';
 
 /** Where log lines end up: stderr, optionally routed through a progress display. */
 export class LogSink {

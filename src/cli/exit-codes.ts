@@ -3,7 +3,9 @@
  * docs/errors.md lists it): scripts can tell a usage mistake from bad input, a held lock or a
  * damaged index.
  */
-import { ExitCode, exitCodeOfCode, isErrorCode } from '../engine/index.js';
+// A leaf module, not the engine's barrel: the CLI loads this table before it knows its mode, and
+// `--help` must not pay for the engine (test/cli/startup.test.ts).
+import { ExitCode, exitCodeOfCode, isErrorCode } from '../engine/errors.js';
 
 export { ExitCode };
 

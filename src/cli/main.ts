@@ -5,14 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { CommanderError } from 'commander';
 import type { Env } from '../config/index.js';
-import { createPino, LogSink } from './cli-logger.js';
 import { ExitCode, exitCodeOf, errorCodeOf } from './exit-codes.js';
-import { runApi } from './modes/api-mode.js';
-import { runIndexFile } from './modes/index-file-mode.js';
-import { runIndexKafka } from './modes/index-kafka-mode.js';
 import type { ModeContext } from './modes/mode-context.js';
-import { runSearch } from './modes/search-mode.js';
-import { runStandalone } from './modes/standalone-mode.js';
 import { buildProgram } from './program.js';
 import type { Invocation } from './program.js';
 
@@ -53,24 +47,30 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   return runMode(chosen, io);
 }
 
+/**
+ * Loads the chosen mode, and only it, then runs it. Each mode's module is imported here and not at
+ * the top, so `--help` and a usage error load commander alone, `index file` never loads the HTTP
+ * server and only `index kafka` loads the Kafka client (test/cli/startup.test.ts holds this).
+ */
 async function runMode(invocation: Invocation, io: CliIo): Promise<number> {
   const level = invocation.options.loglevel;
+  const { createPino, LogSink } = await import('./cli-logger.js');
   const sink = new LogSink(io.stderr, io.env.YARROW_LOG_FORMAT === 'json');
   const log = createPino(level, sink);
   const ctx: ModeContext = { stdout: io.stdout, stderr: io.stderr, env: io.env, signal: io.signal, log, sink };
   try {
     switch (invocation.mode) {
       case 'index file':
-        return await runIndexFile(invocation.options, ctx);
+        return await (await import('./modes/index-file-mode.js')).runIndexFile(invocation.options, ctx);
       case 'index kafka':
-        return await runIndexKafka(invocation.options, ctx);
+        return await (await import('./modes/index-kafka-mode.js')).runIndexKafka(invocation.options, ctx);
       case 'api':
       case 'index api':
-        return await runApi(invocation.options, ctx);
+        return await (await import('./modes/api-mode.js')).runApi(invocation.options, ctx);
       case 'standalone':
-        return await runStandalone(invocation.options, ctx);
+        return await (await import('./modes/standalone-mode.js')).runStandalone(invocation.options, ctx);
       case 'search':
-        return await runSearch(invocation.options, ctx);
+        return await (await import('./modes/search-mode.js')).runSearch(invocation.options, ctx);
     }
   } catch (e) {
     sink.intercept(null);

@@ -4,8 +4,8 @@
  * the HTTP modes, where it is the host.
  */
 import { Command, Option } from 'commander';
-import { LOG_LEVELS } from './cli-logger.js';
-import type { LogLevel } from './cli-logger.js';
+import { LOG_LEVELS } from './log-levels.js';
+import type { LogLevel } from './log-levels.js';
 import type { IndexFileOptions } from './modes/index-file-mode.js';
 import type { IndexKafkaOptions } from './modes/index-kafka-mode.js';
 import type { ServerOptions } from './modes/mode-context.js';

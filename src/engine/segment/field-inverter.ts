@@ -2,6 +2,10 @@
  * The in-memory inverted index of one full-text field while documents are buffered: each term
  * maps to its docs, frequencies and positions, appended as documents arrive (docs arrive in
  * increasing doc id order, so postings are built already sorted by doc).
+ *
+ * Nothing here allocates per token: a token costs one hash lookup (raw token -> term ordinal)
+ * and one int written into a shared slab. Per-term state lives in parallel typed arrays indexed by
+ * the term ordinal, and the term dictionary is sorted once, when the buffer is written.
  */
 import type { Analyzer, TokenSink } from '../analysis/analyzer.js';
 import { lengthToNorm } from '../codec/norms/small-float.js';
@@ -12,19 +16,35 @@ import type { SegmentWriter } from './segment-writer.js';
 /** Position increment between the values of a multi-valued field, so phrases never span values. */
 export const POSITION_GAP = 100;
 
+/**
+ * Slice sizes (in ints) by level: a term's postings start in a 4-int slice and each further slice
+ * is larger, up to 1024 ints, so rare terms waste little and frequent ones chain few slices. The
+ * last int of a slice holds the slab offset of the next one (Lucene's IntBlockPool).
+ */
+const SLICE_SIZES = Int32Array.of(4, 8, 16, 32, 64, 128, 256, 512, 1024);
+const MAX_LEVEL = SLICE_SIZES.length - 1;
+
 /** Inverts one field of the buffered documents. */
 export class FieldInverter {
   private readonly termIds = new Map<string, number>();
   private readonly terms: string[] = [];
   /**
-   * One stream per term: a new doc is written as its marker `-(doc + 1)`, followed by the positions
-   * of the term in that doc. One array and about one push per token keeps the buffer cheap.
+   * Every term's stream in one slab of slices: a new doc is written as its marker `-(doc + 1)`,
+   * followed by the positions of the term in that doc.
    */
-  private readonly streams: number[][] = [];
-  /** Last doc each term was seen in. */
+  private slab = new Int32Array(1 << 16);
+  private slabUsed = 0;
+  /** Per term: first slice, next free slot, the link slot of its current slice, its slice level. */
+  private heads = new Int32Array(1024);
+  private tails = new Int32Array(1024);
+  private ends = new Int32Array(1024);
+  private levels = new Uint8Array(1024);
+  /** Per term: ints written (markers and positions), and the last doc it was seen in. */
+  private counts = new Int32Array(1024);
   private lastDocs = new Int32Array(1024);
   /** Field length (token count) per doc id; 0 when the doc has no token in this field. */
-  private readonly lengths: number[] = [];
+  private lengths = new Int32Array(1024);
+  private lengthsUsed = 0;
   private docCount = 0;
   private sumTotalTermFreq = 0;
   private tokens = 0;
@@ -39,35 +59,13 @@ export class FieldInverter {
     readonly field: string,
     analyzer: Analyzer,
   ) {
-    const addTerm = (id: number, position: number): void => {
-      this.currentLength++;
-      const stream = this.streams[id];
-      if (this.lastDocs[id] !== this.currentDoc) {
-        this.lastDocs[id] = this.currentDoc;
-        stream.push(-(this.currentDoc + 1), position);
-      } else stream.push(position);
-    };
-    const termId = (term: string): number => {
-      let id = this.termIds.get(term);
-      if (id === undefined) {
-        id = this.terms.length;
-        this.termIds.set(term, id);
-        this.terms.push(term);
-        this.streams.push([]);
-        if (id >= this.lastDocs.length) {
-          const grown = new Int32Array(this.lastDocs.length * 2);
-          grown.set(this.lastDocs);
-          this.lastDocs = grown;
-        }
-        this.lastDocs[id] = -1;
-      }
-      return id;
-    };
     const decomposed = analyzer.decomposed;
     if (decomposed === undefined) {
       this.tokenize = (text, sink, start) => analyzer.analyze(text, sink, start);
       this.sink = (term, position) => {
-        addTerm(termId(term), position);
+        let id = this.termIds.get(term);
+        if (id === undefined) id = this.newTerm(term);
+        this.addToken(id, position);
       };
     } else {
       this.tokenize = (text, sink, start) => decomposed.tokenize(text, sink, start);
@@ -75,10 +73,10 @@ export class FieldInverter {
         let id = this.rawIds.get(token);
         if (id === undefined) {
           const term = decomposed.normalize(token);
-          id = term === null ? -1 : termId(term);
+          id = term === null ? -1 : (this.termIds.get(term) ?? this.newTerm(term));
           this.rawIds.set(token, id);
         }
-        if (id >= 0) addTerm(id, position);
+        if (id >= 0) this.addToken(id, position);
       };
     }
   }
@@ -93,16 +91,23 @@ export class FieldInverter {
     return this.tokens;
   }
 
+  /** Bytes held by the typed arrays (slab and per-term state); strings and maps are not counted. */
+  get arrayBytes(): number {
+    return this.slab.byteLength + this.heads.length * 25 + this.lengths.byteLength;
+  }
+
   /** Analyzes the values of `docId` (docs must arrive in increasing order) into the postings. */
   invert(docId: number, values: readonly (string | number | boolean)[]): void {
     this.currentDoc = docId;
     this.currentLength = 0;
     let position = 0;
     for (const value of values) {
-      position = this.tokenize(String(value), this.sink, position) + POSITION_GAP;
+      position = this.tokenize(typeof value === 'string' ? value : String(value), this.sink, position) + POSITION_GAP;
     }
-    while (this.lengths.length < docId) this.lengths.push(0);
-    this.lengths.push(this.currentLength);
+    if (docId >= this.lengths.length) this.lengths = grow(this.lengths, docId + 1);
+    // Docs without this field keep length 0 (the array is zero-filled).
+    this.lengths[docId] = this.currentLength;
+    this.lengthsUsed = docId + 1;
     if (this.currentLength > 0) {
       this.docCount++;
       this.sumTotalTermFreq += this.currentLength;
@@ -110,35 +115,114 @@ export class FieldInverter {
     }
   }
 
+  private newTerm(term: string): number {
+    const id = this.terms.length;
+    this.termIds.set(term, id);
+    this.terms.push(term);
+    if (id >= this.heads.length) {
+      const n = id * 2;
+      this.heads = grow(this.heads, n);
+      this.tails = grow(this.tails, n);
+      this.ends = grow(this.ends, n);
+      this.levels = grow(this.levels, n);
+      this.counts = grow(this.counts, n);
+      this.lastDocs = grow(this.lastDocs, n);
+    }
+    const start = this.allocate(SLICE_SIZES[0]);
+    this.heads[id] = start;
+    this.tails[id] = start;
+    this.ends[id] = start + SLICE_SIZES[0] - 1;
+    this.levels[id] = 0;
+    this.counts[id] = 0;
+    this.lastDocs[id] = -1;
+    return id;
+  }
+
+  private addToken(id: number, position: number): void {
+    this.currentLength++;
+    if (this.lastDocs[id] !== this.currentDoc) {
+      this.lastDocs[id] = this.currentDoc;
+      this.append(id, -(this.currentDoc + 1));
+    }
+    this.append(id, position);
+  }
+
+  /** Appends one int to term `id`'s stream, chaining a larger slice when the current one is full. */
+  private append(id: number, value: number): void {
+    let tail = this.tails[id];
+    if (tail === this.ends[id]) {
+      const level = this.levels[id] < MAX_LEVEL ? this.levels[id] + 1 : MAX_LEVEL;
+      const size = SLICE_SIZES[level];
+      const next = this.allocate(size);
+      this.slab[tail] = next;
+      this.levels[id] = level;
+      this.ends[id] = next + size - 1;
+      tail = next;
+    }
+    this.slab[tail] = value;
+    this.tails[id] = tail + 1;
+    this.counts[id]++;
+  }
+
+  private allocate(size: number): number {
+    const start = this.slabUsed;
+    if (start + size > this.slab.length) this.slab = grow(this.slab, start + size);
+    this.slabUsed = start + size;
+    return start;
+  }
+
   /** Writes the field's terms, in sorted order, into a segment of `maxDoc` docs. */
   async writeTo(writer: SegmentWriter, maxDoc: number, slicer: TimeSlicer): Promise<void> {
     const norms = new Uint8Array(maxDoc);
-    for (let d = 0; d < this.lengths.length; d++) norms[d] = lengthToNorm(this.lengths[d]);
+    for (let d = 0; d < this.lengthsUsed; d++) norms[d] = lengthToNorm(this.lengths[d]);
     writer.startField(this.field, IndexOptions.docsFreqsPositions, norms, {
       docCount: this.docCount,
       sumTotalTermFreq: this.sumTotalTermFreq,
     });
     // Default sort compares UTF-16 code units: the term dictionary's order.
     const sorted = [...this.terms].sort();
-    const docs: number[] = [];
-    const freqs: number[] = [];
-    const positions: number[] = [];
+    let docs = new Int32Array(1024);
+    let freqs = new Int32Array(1024);
+    let positions = new Int32Array(1024);
+    const slab = this.slab;
     for (const term of sorted) {
       if (slicer.due()) await slicer.yield();
-      const stream = this.streams[this.termIds.get(term)!];
-      docs.length = 0;
-      freqs.length = 0;
-      positions.length = 0;
-      for (const v of stream) {
+      const id = this.termIds.get(term)!;
+      const count = this.counts[id];
+      // Every int is a marker or a position: `count` bounds both.
+      if (count > positions.length) {
+        positions = new Int32Array(count * 2);
+        docs = new Int32Array(count * 2);
+        freqs = new Int32Array(count * 2);
+      }
+      let nDocs = 0;
+      let nPositions = 0;
+      let level = 0;
+      let p = this.heads[id];
+      let end = p + SLICE_SIZES[0] - 1;
+      for (let i = 0; i < count; i++) {
+        if (p === end) {
+          p = slab[end];
+          if (level < MAX_LEVEL) level++;
+          end = p + SLICE_SIZES[level] - 1;
+        }
+        const v = slab[p++];
         if (v < 0) {
-          docs.push(-v - 1);
-          freqs.push(0);
+          docs[nDocs] = -v - 1;
+          freqs[nDocs++] = 0;
         } else {
-          freqs[freqs.length - 1]++;
-          positions.push(v);
+          freqs[nDocs - 1]++;
+          positions[nPositions++] = v;
         }
       }
-      writer.addTerm(term, docs.length, docs, freqs, positions);
+      writer.addTerm(term, nDocs, docs, freqs, positions);
     }
   }
+}
+
+/** A copy of `a` with room for at least `min` elements (at least double its length). */
+function grow<T extends Int32Array | Uint8Array>(a: T, min: number): T {
+  const grown = new (a.constructor as new (n: number) => T)(Math.max(min, a.length * 2));
+  grown.set(a);
+  return grown;
 }

@@ -56,15 +56,15 @@ export class SegmentBuffer {
     return this.ids.length;
   }
 
-  /** A rough estimate of the heap the buffer holds, used to decide when to flush. */
+  /**
+   * An estimate of the heap the buffer holds, used to decide when to flush: the inverters' typed
+   * arrays as allocated, about 120 bytes per distinct term (its string, its entries in the term
+   * and raw-token maps), stored JSON as UTF-16, and about 64 bytes per id.
+   */
   get estimatedBytes(): number {
-    let tokens = 0;
-    let terms = 0;
-    for (const inv of this.inverters) {
-      tokens += inv.tokenCount;
-      terms += inv.termCount;
-    }
-    return tokens * 12 + terms * 120 + this.storedBytes * 2 + this.ids.length * 64;
+    let bytes = 0;
+    for (const inv of this.inverters) bytes += inv.arrayBytes + inv.termCount * 120;
+    return bytes + this.storedBytes * 2 + this.ids.length * 64;
   }
 
   /** Adds a document whose id is known (`storedJson`: its stored fields as JSON); a buffered doc with the same id is replaced. */

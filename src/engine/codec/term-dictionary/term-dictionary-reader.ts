@@ -91,16 +91,9 @@ export class TermDictionaryReader {
       if (first[mid] <= term) lo = mid;
       else hi = mid - 1;
     }
-    const r = new ByteReader(this.bytes, index.offsets[lo]);
-    let previous = '';
     const blockTerms = Math.min(TERMS_PER_BLOCK, index.termCount - lo * TERMS_PER_BLOCK);
-    for (let i = 0; i < blockTerms; i++) {
-      const entry = readEntry(r, previous);
-      if (entry.term === term) return entry;
-      if (entry.term > term) return undefined;
-      previous = entry.term;
-    }
-    return undefined;
+    const r = new ByteReader(this.bytes, index.offsets[lo]);
+    return SURROGATE.test(term) ? scanBlock(r, blockTerms, term) : findInBlock(r, blockTerms, term);
   }
 
   /** Iterates a field's terms in order, starting at the first term >= `from` (default: all). */
@@ -158,6 +151,114 @@ function readFieldIndexes(reader: ByteReader): Map<string, FieldIndex> {
     fields.set(name, { termCount, firstTerms, offsets });
   }
   return fields;
+}
+
+/** The writer never splits a surrogate pair, which makes its shared prefixes shorter than the true ones. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+const utf8 = new TextDecoder();
+
+/** Scans one block for `term`, decoding every entry: the general case. */
+function scanBlock(r: ByteReader, blockTerms: number, term: string): TermEntry | undefined {
+  let previous = '';
+  for (let i = 0; i < blockTerms; i++) {
+    const entry = readEntry(r, previous);
+    if (entry.term === term) return entry;
+    if (entry.term > term) return undefined;
+    previous = entry.term;
+  }
+  return undefined;
+}
+
+/**
+ * Scans one block for `term` (which has no surrogate) without building a string or an object per entry: a writer looks up
+ * every buffered id in every segment at each refresh, and nearly all of them miss.
+ *
+ * `matched` is how many leading UTF-16 units the previous entry shares with `term` (that entry
+ * sorts before `term`). An entry sharing fewer units with its predecessor than `matched` differs
+ * from it first at a unit where it is larger, and the predecessor equals `term` there: it sorts
+ * after `term`, so `term` is absent. One sharing more still sorts before `term`: skip it. Only an
+ * entry sharing exactly `matched` units needs its suffix compared, unit by unit while it is ASCII.
+ */
+function findInBlock(r: ByteReader, blockTerms: number, term: string): TermEntry | undefined {
+  const bytes = r.bytes;
+  let matched = 0;
+  for (let i = 0; i < blockTerms; i++) {
+    const shared = r.readVarint();
+    const length = r.readVarint();
+    const start = r.pos;
+    r.pos = start + length;
+    if (shared < matched) return undefined;
+    if (shared === matched) {
+      let k = 0;
+      let ascii = true;
+      let order = 0;
+      for (; k < length; k++) {
+        const c = bytes[start + k];
+        if (c >= 0x80) {
+          ascii = false;
+          break;
+        }
+        if (matched + k >= term.length) {
+          order = 1;
+          break;
+        }
+        const t = term.charCodeAt(matched + k);
+        if (c !== t) {
+          order = c < t ? -1 : 1;
+          break;
+        }
+      }
+      if (!ascii) {
+        // A non-ASCII suffix: decode it and compare as strings (rare: ids and terms are mostly ASCII).
+        const suffix = utf8.decode(bytes.subarray(start, start + length));
+        const entryTerm = term.slice(0, shared) + suffix;
+        if (entryTerm === term) return readInfo(r, term);
+        if (entryTerm > term) return undefined;
+        matched = sharedPrefixLength(entryTerm, term);
+      } else if (order > 0) return undefined;
+      else if (order < 0) matched += k;
+      else if (matched + length === term.length) return readInfo(r, term);
+      else matched += length; // the entry is a proper prefix of `term`
+    }
+    skipInfo(r);
+  }
+  return undefined;
+}
+
+function sharedPrefixLength(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+/** Skips the figures that follow a term (5 varints and the min-norm byte). */
+function skipInfo(r: ByteReader): void {
+  const b = r.bytes;
+  let p = r.pos;
+  for (let n = 0; n < 5; n++) while (b[p++] >= 0x80);
+  p++;
+  if (p > b.length) r.readBytes(p - r.pos); // throws corrupt_index
+  r.pos = p;
+}
+
+function readInfo(r: ByteReader, term: string): TermEntry {
+  const docFreq = r.readVarint();
+  const totalTermFreq = r.readVarint() + docFreq;
+  const pointer = r.readVarint();
+  const positionsOffset = r.readVarint();
+  const maxFreq = r.readVarint();
+  const minNorm = r.readByte();
+  return {
+    term,
+    docFreq,
+    totalTermFreq,
+    postingsOffset: docFreq === 1 ? -1 : pointer,
+    singletonDoc: docFreq === 1 ? pointer : -1,
+    positionsOffset,
+    maxFreq,
+    minNorm,
+  };
 }
 
 function readEntry(r: ByteReader, previous: string): TermEntry {

@@ -44,6 +44,27 @@ describe('TermDictionaryReader', () => {
     );
   });
 
+  it('finds and misses terms that share long prefixes, ASCII or not, like ids of one bulk load', () => {
+    // A small alphabet makes neighbours share prefixes, the case the lookup's prefix scan shortcuts;
+    // 'é' and '😀' (a surrogate pair) take its decoding paths. Probes are drawn from the same alphabet.
+    const word = fc.string({ unit: fc.constantFrom('a', 'b', 'z', '0', 'é', '😀'), maxLength: 8 });
+    fc.assert(
+      fc.property(fc.uniqueArray(word, { maxLength: 300 }), fc.array(word, { maxLength: 60 }), (terms, probes) => {
+        const sorted = [...terms].sort();
+        const writer = new TermDictionaryWriter();
+        writer.startField('_id');
+        sorted.forEach((t, i) => { writer.addTerm(t, infoFor(i)); });
+        const reader = TermDictionaryReader.open(writer.finish(), 'test.tdx');
+        sorted.forEach((t, i) => { assert.deepEqual(reader.lookup('_id', t), { term: t, ...infoFor(i) }); });
+        for (const p of probes) {
+          const i = sorted.indexOf(p);
+          assert.deepEqual(reader.lookup('_id', p), i < 0 ? undefined : { term: p, ...infoFor(i) });
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('opens one field through ranged reads with the same lookups and order as a full open', async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -1,0 +1,117 @@
+/**
+ * Start-up (issue 17): how long a fresh process takes to be useful, against SQLite in the same run.
+ *
+ * 1. `yarrow --help` against `node -e 0`: best of N wall times of each (goal: at most +100 ms).
+ * 2. First answer: the npm corpus (the first YARROW_BENCH_STARTUP_DOCS docs, default 100,000) is
+ *    indexed once by `yarrow index file` and once into an FTS5 table (better-sqlite3, the
+ *    `sqlite-fts5` bench engine's schema). Then, best of N:
+ *    - yarrow: spawn `yarrow search -c ... -p 0`, read the port from its log, send
+ *      `GET /npm/_search?q=<term>` until one answers 200: process start -> first answered query;
+ *    - sqlite: spawn `node` that opens the database with better-sqlite3, runs the bench's
+ *      `MATCH ... ORDER BY bm25 LIMIT 10` once and prints the hits: process start -> that line.
+ *    Both children are node processes started the same way, so both pay node's own start-up.
+ *
+ * Run: `npm run build && node --import tsx bench/startup.bench.ts`.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createWriteStream, existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import Database from 'better-sqlite3';
+import { CORPORA, NPM_SCHEMA_YAML, REPO_ROOT, loadCorpus, textOf } from './corpus.js';
+
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+const ROUNDS = Number(process.env.YARROW_BENCH_ROUNDS ?? 7);
+const DOCS = Number(process.env.YARROW_BENCH_STARTUP_DOCS ?? 100_000);
+const TERM = 'react';
+
+/** Wall time from spawn to `done(line)` answering true for a stdout/stderr line, or to exit. */
+async function timeChild(args: readonly string[], options: { cwd?: string; until?: (line: string, child: ReturnType<typeof spawn>) => Promise<boolean> | boolean } = {}): Promise<number> {
+  const start = process.hrtime.bigint();
+  const child = spawn(process.execPath, args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+  const exited = once(child, 'exit');
+  if (options.until === undefined) {
+    child.stdout.resume();
+    child.stderr.resume();
+    await exited;
+    return Number(process.hrtime.bigint() - start) / 1e6;
+  }
+  const until = options.until;
+  const lines = createInterface({ input: child.stderr });
+  child.stdout.resume();
+  try {
+    for await (const line of lines) {
+      if (await until(line, child)) return Number(process.hrtime.bigint() - start) / 1e6;
+    }
+    throw new Error(`child ended before answering: ${args.join(' ')}`);
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+async function best(n: number, f: () => Promise<number>): Promise<number> {
+  let min = Infinity;
+  for (let i = 0; i < n; i++) min = Math.min(min, await f());
+  return min;
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(CLI)) throw new Error(`${CLI} does not exist: run 'npm run build' first`);
+  const dir = await mkdtemp(path.join(tmpdir(), 'yarrow-startup-'));
+  try {
+    const nodeMs = await best(ROUNDS, () => timeChild(['-e', '0']));
+    const helpMs = await best(ROUNDS, () => timeChild([CLI, '--help']));
+
+    const docs = (await loadCorpus(CORPORA.npm, DOCS));
+    const input = path.join(dir, 'npm.jsonl');
+    const out = createWriteStream(input);
+    for (const d of docs) if (!out.write(`${JSON.stringify(d)}\n`)) await once(out, 'drain');
+    out.end();
+    await once(out, 'finish');
+    const config = path.join(dir, 'yarrow.yml');
+    await writeFile(config, `store:\n  local: { path: ${JSON.stringify(path.join(dir, 'store'))} }\n${NPM_SCHEMA_YAML}`);
+    await timeChild([CLI, 'index', 'file', '-c', config, '-i', 'npm', '-u', input]);
+
+    const dbPath = path.join(dir, 'npm.db');
+    const db = new Database(dbPath);
+    db.exec("CREATE VIRTUAL TABLE t USING fts5(name, summary, tokenize='porter unicode61')");
+    const insert = db.prepare('INSERT INTO t(rowid, name, summary) VALUES (?, ?, ?)');
+    db.transaction(() => { docs.forEach((d, i) => insert.run(i + 1, textOf(d, 'name'), textOf(d, 'summary'))); })();
+    db.close();
+
+    const yarrowMs = await best(ROUNDS, () => timeChild([CLI, 'search', '-c', config, '-h', '127.0.0.1', '-p', '0'], {
+      until: async (line) => {
+        const m = /listening on (http:\/\/[^ ]+)/.exec(line);
+        if (m === null) return false;
+        const res = await fetch(`${m[1]}/npm/_search?q=${TERM}&size=10`);
+        const body = (await res.json()) as { hits?: unknown[] };
+        if (res.status !== 200 || (body.hits?.length ?? 0) === 0) throw new Error(`yarrow search answered ${res.status}: ${JSON.stringify(body).slice(0, 200)}`);
+        return true;
+      },
+    }));
+    const sqliteScript = `const D = require('better-sqlite3'); const db = new D(${JSON.stringify(dbPath)}, { readonly: true });
+const rows = db.prepare("SELECT rowid, bm25(t) AS s FROM t WHERE t MATCH ? ORDER BY s LIMIT 10").all('"${TERM}"');
+if (rows.length === 0) process.exit(1); console.error('answered ' + rows.length);`;
+    const sqliteMs = await best(ROUNDS, () => timeChild(['-e', sqliteScript], { cwd: REPO_ROOT, until: (line) => line.startsWith('answered') }));
+
+    const rows = [
+      ['node -e 0', nodeMs, ''],
+      ['yarrow --help', helpMs, `node + ${(helpMs - nodeMs).toFixed(0)} ms (goal <= +100 ms)`],
+      [`yarrow search: start -> first answer (${docs.length} docs)`, yarrowMs, `${(yarrowMs / sqliteMs).toFixed(2)}x SQLite (goal <= 1.00x)`],
+      [`node + better-sqlite3: open -> first answer (${docs.length} docs)`, sqliteMs, ''],
+    ] as const;
+    process.stdout.write(`\nstart-up, best of ${ROUNDS} wall times (ms):\n`);
+    for (const [what, ms, note] of rows) process.stdout.write(`${what.padEnd(62)} ${ms.toFixed(0).padStart(6)}  ${note}\n`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`startup bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,92 @@
+/**
+ * Start-up: each mode loads only what it uses (issue 17). The built CLI runs under an `--import`
+ * hook that records every module the ES loader resolves and, at exit, every CommonJS module in
+ * the require cache; the test then names the packages a command must not have loaded.
+ */
+import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { CLI, MOVIES_CONFIG, Workspace } from './cli-harness.js';
+
+/**
+ * The hook, as a data: URL so that plain node runs it (no TypeScript): a resolve hook, on the
+ * loader thread, appends each resolved URL to $RECORD_FILE; the main thread appends the
+ * CommonJS cache (what packages `require` internally) when the process exits.
+ */
+const HOOKS = `
+import { appendFileSync } from 'node:fs';
+let out;
+export function initialize(data) { out = data; }
+export async function resolve(specifier, context, next) {
+  const r = await next(specifier, context);
+  appendFileSync(out, r.url + '\\n');
+  return r;
+}`;
+const RECORDER = `
+import { register, createRequire } from 'node:module';
+import { appendFileSync } from 'node:fs';
+const out = process.env.RECORD_FILE;
+register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(HOOKS)}), { data: out });
+const require = createRequire(process.cwd() + '/');
+process.on('exit', () => { appendFileSync(out, Object.keys(require.cache).join('\\n') + '\\n'); });`;
+
+/** Packages (node_modules/<name>) the process loaded while running `yarrow <args>`. */
+async function packagesLoaded(ws: Workspace, args: readonly string[]): Promise<{ code: number | null; stderr: string; packages: Set<string>; modules: string[] }> {
+  const record = ws.path('modules.txt');
+  await writeFile(record, '');
+  const env: Record<string, string | undefined> = { ...process.env, RECORD_FILE: record };
+  delete env.NODE_TEST_CONTEXT;
+  delete env.NODE_OPTIONS;
+  const child = spawn(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(RECORDER)}`, CLI, ...args], { cwd: ws.dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (s: string) => { stderr += s; });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (c) => { resolve(c); });
+  });
+  const modules = (await readFile(record, 'utf8')).split('\n').filter((l) => l !== '');
+  const packages = new Set<string>();
+  for (const m of modules) {
+    const match = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(m);
+    if (match !== null) packages.add(match[1].replace('\\', '/'));
+  }
+  return { code, stderr, packages, modules };
+}
+
+/** Whatever an HTTP mode, Kafka or S3 needs; no command but the ones that use them may load these. */
+const SERVER = ['fastify', 'prom-client', 'lossless-json'];
+const KAFKA = ['@platformatic/kafka'];
+const S3 = ['@aws-sdk/client-s3', '@aws-sdk/lib-storage'];
+
+describe('yarrow start-up loads only what the mode uses', () => {
+  let ws: Workspace;
+  before(async () => {
+    ws = await Workspace.create(MOVIES_CONFIG);
+    await ws.write('movies.jsonl', '{"_id":"1","title":"Alien","year":1979}\n{"_id":"2","title":"Heat","year":1995}\n');
+  });
+  after(async () => {
+    await ws.cleanup();
+  });
+
+  for (const args of [['--help'], ['index', 'file', '--help'], ['search', '--help'], ['--version'], ['index', 'file', '-c', 'conf.yml']]) {
+    it(`yarrow ${args.join(' ')} loads commander and nothing else`, async () => {
+      const run = await packagesLoaded(ws, args);
+      // --help and --version exit 0; the last command lacks required options and exits 2.
+      assert.equal(run.code, args.includes('-c') ? 2 : 0, run.stderr);
+      assert.deepEqual([...run.packages].sort(), ['commander']);
+      // Nor any of the engine beyond its error codes (the engine barrel loads the stemmers).
+      const engine = run.modules.filter((m) => /dist[\\/]engine[\\/]/.test(m) && !/dist[\\/]engine[\\/]errors\.js$/.test(m));
+      assert.deepEqual(engine, []);
+    });
+  }
+
+  it('yarrow index file from a local path loads neither the HTTP server, nor Kafka, nor the S3 SDK', async () => {
+    const run = await packagesLoaded(ws, ['index', 'file', '-c', 'conf.yml', '-i', 'movies', '-u', 'movies.jsonl']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /indexing done: 2 docs/);
+    // It did load what it uses: the config schema and the logger.
+    assert.ok(run.packages.has('zod') && run.packages.has('pino'), [...run.packages].join(', '));
+    for (const pkg of [...SERVER, ...KAFKA, ...S3]) assert.ok(!run.packages.has(pkg), `index file loaded ${pkg}`);
+  });
+});
