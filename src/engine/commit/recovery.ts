@@ -14,6 +14,7 @@ import type { Directory, LockOwner } from '../directory.js';
 import { ErrorCode, YarrowError } from '../errors.js';
 import { IndexFiles, LOCK_FILE, MANIFEST_FILE, fileKindOf, isDataFile, walFile, walGenerationOf } from '../index-files.js';
 import type { IndexFileKind } from '../index-files.js';
+import { TimeSlicer } from '../event-loop.js';
 import type { Logger } from '../logger.js';
 import { validateDocument } from '../schema/document.js';
 import { mappingFromJson, mappingToJson, parseMapping } from '../schema/mapping.js';
@@ -53,8 +54,12 @@ export async function recover(dir: Directory, options: RecoveryOptions): Promise
     const wal = await WriteAheadLog.open(dir, walGen);
     createdWal = walFile(walGen);
     const writer = new IndexWriter(dir, mapping, getAnalyzer, lock, log, options.writer, segments, manifest, wal);
-    const replay = await replayWal(dir, manifest.walGeneration, (ops) => {
+    // Replay yields to the event loop as it goes, like a write does: a large batch must not starve
+    // timers (an S3 write lease is renewed by one) while it is re-inverted.
+    const slicer = new TimeSlicer();
+    const replay = await replayWal(dir, manifest.walGeneration, async (ops) => {
       for (const op of ops) {
+        if (slicer.due()) await slicer.yield();
         if (op.kind === 'upsert') writer.applyUpsert(op.doc, op.id, op.storedJson);
         // Version 1 logs hold the raw document: validated here, once, as they were not when logged.
         else if (op.kind === 'raw') writer.applyUpsert(validateDocument(mapping, op.doc), String(op.doc._id));

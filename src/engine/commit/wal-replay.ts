@@ -41,7 +41,7 @@ const PAYLOAD_START = new TextEncoder().encode('{"ops":[');
  * @throws YarrowError `corrupt_index` on corruption (see the module comment), `incompatible_format`
  *   on a log of a newer version.
  */
-export async function replayWal(dir: Directory, from: number, apply: (ops: readonly ReplayedOp[]) => void): Promise<ReplayResult> {
+export async function replayWal(dir: Directory, from: number, apply: (ops: readonly ReplayedOp[]) => Promise<void> | void): Promise<ReplayResult> {
   const gens = (await dir.list())
     .map(walGenerationOf)
     .filter((g): g is number => g !== undefined && g >= from)
@@ -68,7 +68,7 @@ export async function replayWal(dir: Directory, from: number, apply: (ops: reado
       const payload = recordAt(bytes, view, pos);
       if (payload === undefined) break;
       const batch = decodePayload(payload, version, file, pos);
-      apply(batch);
+      await apply(batch);
       ops += batch.length;
       pos += RECORD_FRAME + payload.length;
     }
