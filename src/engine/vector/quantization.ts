@@ -41,11 +41,12 @@ export function quantizeInt8(v: Float32Array, codes: Int8Array, offset: number):
     const a = Math.abs(v[i]);
     if (a > max) max = a;
   }
-  if (max === 0) {
+  const scale = Math.fround(max / INT8_MAX_CODE);
+  // A vector so small that its scale underflows float32 is stored as zero, like a zero vector.
+  if (scale === 0) {
     codes.fill(0, offset, offset + v.length);
     return 0;
   }
-  const scale = Math.fround(max / INT8_MAX_CODE);
   const inv = INT8_MAX_CODE / max;
   for (let i = 0; i < v.length; i++) {
     const c = Math.round(v[i] * inv);

@@ -24,17 +24,17 @@ export interface DistanceKernels {
   /** Makes the memory at least `bytes` long, keeping its contents. */
   grow(bytes: number): void;
   /** Dot product of two float32 vectors of `n` lanes (a multiple of 8). */
-  dotF32(a: number, b: number, n: number): number;
+  readonly dotF32: (a: number, b: number, n: number) => number;
   /** Dot product of two int8 vectors of `n` lanes (a multiple of 16), exact in int32. */
-  dotI8(a: number, b: number, n: number): number;
+  readonly dotI8: (a: number, b: number, n: number) => number;
   /** `out[j] = dotF32(q, base + ids[j] * stride)`. */
-  dotF32Ids(q: number, base: number, stride: number, n: number, ids: number, count: number, out: number): void;
+  readonly dotF32Ids: (q: number, base: number, stride: number, n: number, ids: number, count: number, out: number) => void;
   /** `out[j] = dotF32(q, base + (first + j) * stride)`. */
-  dotF32Range(q: number, base: number, stride: number, n: number, first: number, count: number, out: number): void;
+  readonly dotF32Range: (q: number, base: number, stride: number, n: number, first: number, count: number, out: number) => void;
   /** `out[j] = qscale * scale(v) * dotI8(q, v)`, v = base + ids[j] * stride, scale(v) the float32 at v + n. */
-  dotI8Ids(q: number, qscale: number, base: number, stride: number, n: number, ids: number, count: number, out: number): void;
+  readonly dotI8Ids: (q: number, qscale: number, base: number, stride: number, n: number, ids: number, count: number, out: number) => void;
   /** The int8 estimate for the records [first, first + count). */
-  dotI8Range(q: number, qscale: number, base: number, stride: number, n: number, first: number, count: number, out: number): void;
+  readonly dotI8Range: (q: number, qscale: number, base: number, stride: number, n: number, first: number, count: number, out: number) => void;
 }
 
 /*
@@ -85,12 +85,12 @@ function pagesFor(bytes: number): number {
 
 interface KernelExports {
   memory: WasmMemory;
-  dot_f32(a: number, b: number, n: number): number;
-  dot_i8(a: number, b: number, n: number): number;
-  dot_f32_ids(q: number, base: number, stride: number, n: number, ids: number, count: number, out: number): void;
-  dot_f32_range(q: number, base: number, stride: number, n: number, first: number, count: number, out: number): void;
-  dot_i8_ids(q: number, qscale: number, base: number, stride: number, n: number, ids: number, count: number, out: number): void;
-  dot_i8_range(q: number, qscale: number, base: number, stride: number, n: number, first: number, count: number, out: number): void;
+  dot_f32: (a: number, b: number, n: number) => number;
+  dot_i8: (a: number, b: number, n: number) => number;
+  dot_f32_ids: (q: number, base: number, stride: number, n: number, ids: number, count: number, out: number) => void;
+  dot_f32_range: (q: number, base: number, stride: number, n: number, first: number, count: number, out: number) => void;
+  dot_i8_ids: (q: number, qscale: number, base: number, stride: number, n: number, ids: number, count: number, out: number) => void;
+  dot_i8_range: (q: number, qscale: number, base: number, stride: number, n: number, first: number, count: number, out: number) => void;
 }
 
 class WasmKernels implements DistanceKernels {
@@ -104,7 +104,7 @@ class WasmKernels implements DistanceKernels {
   private readonly memory: WasmMemory;
 
   constructor(api: WasmApi, module: WasmModule, bytes: number) {
-    const e = new api.Instance(module).exports as unknown as KernelExports;
+    const e = new api.Instance(module).exports as KernelExports;
     this.memory = e.memory;
     this.grow(bytes);
     // The exports themselves, not wrappers: one call per kernel on the hot path.
