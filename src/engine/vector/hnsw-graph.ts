@@ -67,6 +67,9 @@ export class HnswGraph {
   private resultOrds = new Int32Array(256);
   private resultScores = new Float32Array(256);
   private rng: number;
+  private readonly linkOrds: Int32Array;
+  private readonly linkScores: Float32Array;
+  private readonly linkKept: Int32Array;
   private readonly levelMult: number;
 
   constructor(
@@ -79,6 +82,9 @@ export class HnswGraph {
     this.m = params.m;
     this.m0 = 2 * params.m;
     this.levelMult = 1 / Math.log(params.m);
+    this.linkOrds = new Int32Array(this.m0 + 1);
+    this.linkScores = new Float32Array(this.m0 + 1);
+    this.linkKept = new Int32Array(this.m0 + 1);
     this.rng = params.seed >>> 0 || 0x9e3779b9;
     capacity = Math.max(1, capacity);
     this.levels = new Uint8Array(capacity);
@@ -124,7 +130,8 @@ export class HnswGraph {
 
   /** Neighbours of `ord` on `level` (a copy; for tests and checks). */
   neighbours(ord: number, level: number): number[] {
-    const { arr, at } = this.slot(ord, level);
+    const arr = this.listsOf(level);
+    const at = this.listAt(ord, level);
     return Array.from(arr.subarray(at + 1, at + 1 + arr[at]));
   }
 
@@ -167,7 +174,8 @@ export class HnswGraph {
       cur = ords[0];
       curScore = scores[0];
       const n = this.selectDiverse(ords, scores, found, this.m, selected);
-      const { arr, at } = this.slot(ord, l);
+      const arr = this.listsOf(l);
+      const at = this.listAt(ord, l);
       arr[at] = n;
       arr.set(selected.subarray(0, n), at + 1);
       for (let i = 0; i < n; i++) this.link(selected[i], ord, l);
@@ -202,7 +210,8 @@ export class HnswGraph {
     const store = this.store;
     for (let changed = true; changed; ) {
       changed = false;
-      const { arr, at } = this.slot(cur, level);
+      const arr = this.listsOf(level);
+      const at = this.listAt(cur, level);
       const n = arr[at];
       const ids = store.ids;
       for (let i = 0; i < n; i++) ids[i] = arr[at + 1 + i];
@@ -244,7 +253,8 @@ export class HnswGraph {
       const bestScore = -candidates.topScore();
       if (bestScore < lowerBound && (results.size >= ef || accept === null)) break;
       const c = candidates.pop();
-      const { arr, at } = this.slot(c, level);
+      const arr = this.listsOf(level);
+      const at = this.listAt(c, level);
       const n = arr[at];
       const ids = store.ids;
       let fresh = 0;
@@ -310,7 +320,8 @@ export class HnswGraph {
 
   /** Adds `ord` to the neighbours of `node` on `level`, re-selecting them when the list is full. */
   private link(node: number, ord: number, level: number): void {
-    const { arr, at } = this.slot(node, level);
+    const arr = this.listsOf(level);
+    const at = this.listAt(node, level);
     const max = level === 0 ? this.m0 : this.m;
     const n = arr[at];
     if (n < max) {
@@ -323,18 +334,26 @@ export class HnswGraph {
     for (let i = 0; i < n; i++) ids[i] = arr[at + 1 + i];
     ids[n] = ord;
     store.scoreIds(store.ordQuery(node), n + 1);
-    const ords = Int32Array.from(ids.subarray(0, n + 1));
-    const scores = Float32Array.from(store.out.subarray(0, n + 1));
-    sortDescending(ords, scores);
-    const into = new Int32Array(max);
+    // Scratch arrays of the instance: this runs for most insertions once lists fill up.
+    const ords = this.linkOrds;
+    const scores = this.linkScores;
+    ords.set(ids.subarray(0, n + 1));
+    scores.set(store.out.subarray(0, n + 1));
+    sortDescending(ords, scores, n + 1);
+    const into = this.linkKept;
     const kept = this.selectDiverse(ords, scores, n + 1, max, into);
     arr[at] = kept;
     arr.set(into.subarray(0, kept), at + 1);
   }
 
-  private slot(ord: number, level: number): { arr: Int32Array; at: number } {
-    if (level === 0) return { arr: this.level0, at: ord * (this.m0 + 1) };
-    return { arr: this.upper, at: this.upperStart[ord] + (level - 1) * (this.m + 1) };
+  /** The array holding the neighbour lists of `level` (read again after an insert grows it). */
+  private listsOf(level: number): Int32Array {
+    return level === 0 ? this.level0 : this.upper;
+  }
+
+  /** Where the neighbour list of `ord` on `level` starts in {@link listsOf}(level): count, then ordinals. */
+  private listAt(ord: number, level: number): number {
+    return level === 0 ? ord * (this.m0 + 1) : this.upperStart[ord] + (level - 1) * (this.m + 1);
   }
 
   private randomLevel(): number {
@@ -378,8 +397,8 @@ function grow32(a: Int32Array, size: number): Int32Array {
 }
 
 /** Sorts parallel arrays by score, largest first (insertion sort: lists are at most 2m + 1 long). */
-function sortDescending(ords: Int32Array, scores: Float32Array): void {
-  for (let i = 1; i < ords.length; i++) {
+function sortDescending(ords: Int32Array, scores: Float32Array, count: number): void {
+  for (let i = 1; i < count; i++) {
     const s = scores[i];
     const o = ords[i];
     let j = i - 1;

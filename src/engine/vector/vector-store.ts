@@ -46,7 +46,6 @@ export class VectorStore {
   private f32View!: Float32Array;
   private i8View!: Int8Array;
   private u8View!: Uint8Array;
-  private viewBuffer: ArrayBuffer | null = null;
 
   /** @param capacity records to reserve (the memory grows past it as needed). */
   constructor(
@@ -80,15 +79,16 @@ export class VectorStore {
     return this.kernels.buffer.byteLength;
   }
 
-  /** Scratch: ordinals for {@link scoreIds}. Re-read after every append (growth replaces it). */
+  /**
+   * Scratch: ordinals for {@link scoreIds}. Re-read after every append (growth replaces it; only
+   * appends grow the memory, and they refresh the views).
+   */
   get ids(): Int32Array {
-    if (this.viewBuffer !== this.kernels.buffer) this.refreshViews();
     return this.idsView;
   }
 
   /** Scratch: scores written by {@link scoreIds} and {@link scoreRange}. */
   get out(): Float32Array {
-    if (this.viewBuffer !== this.kernels.buffer) this.refreshViews();
     return this.outView;
   }
 
@@ -115,14 +115,12 @@ export class VectorStore {
 
   /** The raw bytes of records [first, first + count) (a view: copy before the next append). */
   records(first = 0, count = this.size - first): Uint8Array {
-    if (this.viewBuffer !== this.kernels.buffer) this.refreshViews();
     const start = this.base + first * this.stride;
     return this.u8View.subarray(start, start + count * this.stride);
   }
 
   /** The float values of record `ord` (dequantized for int8). */
   vector(ord: number, out = new Float32Array(this.dim)): Float32Array {
-    if (this.viewBuffer !== this.kernels.buffer) this.refreshViews();
     const at = this.base + ord * this.stride;
     if (this.encoding === VectorEncoding.float32) {
       out.set(this.f32View.subarray(at >> 2, (at >> 2) + this.dim));
@@ -134,7 +132,6 @@ export class VectorStore {
   /** Copies `v` into the query slot (quantized for int8). */
   prepareQuery(v: Float32Array): PreparedQuery {
     if (v.length !== this.dim) throw new RangeError(`query vector has ${v.length} dimensions, the field has ${this.dim}`);
-    if (this.viewBuffer !== this.kernels.buffer) this.refreshViews();
     if (this.encoding === VectorEncoding.float32) {
       this.f32View.fill(0, this.queryPtr >> 2, (this.queryPtr + this.stride) >> 2);
       this.f32View.set(v, this.queryPtr >> 2);
@@ -148,7 +145,6 @@ export class VectorStore {
   ordQuery(ord: number): PreparedQuery {
     const ptr = this.base + ord * this.stride;
     if (this.encoding === VectorEncoding.float32) return { ptr, scale: 1 };
-    if (this.viewBuffer !== this.kernels.buffer) this.refreshViews();
     return { ptr, scale: this.f32View[(ptr + this.lanes) >> 2] };
   }
 
@@ -182,7 +178,6 @@ export class VectorStore {
 
   private refreshViews(): void {
     const buf = this.kernels.buffer;
-    this.viewBuffer = buf;
     this.f32View = new Float32Array(buf);
     this.i8View = new Int8Array(buf);
     this.u8View = new Uint8Array(buf);
