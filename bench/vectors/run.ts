@@ -7,7 +7,8 @@
  *   --vectors <file> [--query-vectors <file>]   real embeddings instead of the synthetic set
  *   --engines yarrow-int8,yarrow-float32,hnswlib,usearch-f32,usearch-i8
  *   --crossover      exact scan vs graph latency by segment size (picks the graph threshold)
- *   --rss <count>    peak RSS of a search process holding <count> int8 vectors (run separately)
+ *   --rss <count>    peak RSS of a search process holding <count> int8 vectors (run separately);
+ *                    --rss-no-graph leaves the graph out (a million-vector build takes long)
  */
 import { parseArgs } from 'node:util';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -39,6 +40,7 @@ const { values: args } = parseArgs({
     engines: { type: 'string', default: 'yarrow-int8,yarrow-float32,hnswlib,usearch-f32,usearch-i8' },
     crossover: { type: 'boolean', default: false },
     rss: { type: 'string' },
+    'rss-no-graph': { type: 'boolean', default: false },
   },
 });
 
@@ -86,7 +88,7 @@ function measure(index: BuiltIndex, queries: VectorSet, truth: Int32Array[], k: 
 
 async function main(): Promise<void> {
   if (args.rss !== undefined) {
-    await measureRss(Number(args.rss), Number(args.dim));
+    await measureRss(Number(args.rss), Number(args.dim), !args['rss-no-graph']);
     return;
   }
   const dim = Number(args.dim);
