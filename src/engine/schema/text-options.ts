@@ -54,7 +54,7 @@ export interface SearchOptions {
 }
 
 const searchHints = {
-  type: 'the pre-0.6 "search: { type: ... }" form is gone: write search: { lexical: { analyze: <language> } } and/or search: { semantic: { model: <name> } }',
+  type: 'the old "search: { type: ... }" form is gone (Nixiesearch 0.8 refuses it too): write search: { lexical: { analyze: <language> } } and/or search: { semantic: { model: <name> } }',
   language: 'write search: { lexical: { analyze: <language> } }',
 };
 
