@@ -24,7 +24,7 @@ export interface IndexConfig {
   /** Other names the index answers to. */
   readonly alias: readonly string[];
   /** The raw field specs; `LoadedConfig.mappings` holds them parsed. */
-  readonly fields: unknown;
+  readonly fields?: unknown;
   /** Overrides the top-level `store`. */
   readonly store?: StoreConfig | undefined;
   /** Overrides keys of the top-level `indexing`. */

@@ -80,7 +80,7 @@ const indexSchema = z.strictObject({
   /** Other names the index answers to. */
   alias: aliasSchema.default([]),
   /** Checked by the engine's `checkMapping` (a map of field specs, or a list of one-key maps). */
-  fields: z.unknown(),
+  fields: z.unknown().optional(),
   /** Overrides the top-level `store` for this index. */
   store: storeSchema.optional(),
   /** Overrides keys of the top-level `indexing` for this index. */

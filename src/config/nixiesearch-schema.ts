@@ -129,7 +129,7 @@ const nixieIndexSchema = z.strictObject({
   config: indexConfigSchema.optional(),
   store: nixieStoreSchema.optional(),
   /** Checked by the engine's `checkMapping`. */
-  fields: z.unknown(),
+  fields: z.unknown().optional(),
 });
 
 /** A whole config file in Nixiesearch's shape. `api` is Yarrow's own section, allowed in both shapes. */

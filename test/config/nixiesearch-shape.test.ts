@@ -108,7 +108,7 @@ describe('parseConfig (Nixiesearch 0.8 shape)', () => {
     const e = configError('core: { port: 8080, threads: 4 }\nschema:\n  m:\n    config: { hnsw: { m: 16 } }\n    fields: {}\n');
     assert.deepEqual(e.problems.map((p) => p.message), [
       'c.yml:1: core.threads: unknown key; expected one of host, port, loglevel, telemetry, cache',
-      'c.yml:4: schema.m.config.hnsw: unknown key; expected one of indexer, directory',
+      'c.yml:4: schema.m.config.hnsw: unknown key; expected one of indexer, directory (HNSW settings are per field: search: { semantic: { m, ef, workers } })',
     ]);
   });
 
