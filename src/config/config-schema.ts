@@ -58,7 +58,7 @@ const indexingShape = {
   floor_segment_mb: z.number().positive().optional(),
   /** Merge segments in the background (Nixiesearch's `merge_policy: none` turns this off). */
   merges: z.boolean().optional(),
-  /** How often a writable index makes new documents searchable; a `search` process polls at this period too. */
+  /** How often a writable index makes new documents searchable; a `search` process polls for commits at this period too. */
   refresh_interval_ms: z.number().int().positive().optional(),
 };
 

@@ -80,7 +80,7 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
           const followed = new FollowedIndex(
             name,
             store.dir,
-            { watchPath: store.localPath, pollIntervalMs: store.pollIntervalMs ?? pollMs, ...(store.transfers === undefined ? {} : { transfers: store.transfers }) },
+            { watchPath: store.localPath, pollIntervalMs: indexingOf(loaded.config, name).refresh_interval_ms ?? store.pollIntervalMs ?? pollMs, ...(store.transfers === undefined ? {} : { transfers: store.transfers }) },
             metrics,
             log,
           );
