@@ -231,32 +231,35 @@ function addWildcardFields(
   location: DocumentLocation | undefined,
 ): void {
   const hits = new Map<string, WildcardHit>();
-  const walk = (node: Record<string, unknown>, prefix: readonly string[], fannedOut: boolean): void => {
+  // `segments` is the path to `node`, pushed and popped as the walk descends (keys may contain dots).
+  const segments: string[] = [];
+  const walk = (node: Record<string, unknown>, prefix: string, fannedOut: boolean): void => {
     for (const key of Object.keys(node)) {
-      if (prefix.length === 0 && key === '_id') continue;
+      if (prefix === '' && key === '_id') continue;
       const v = node[key];
       if (v === undefined || v === null) continue;
-      const path = [...prefix, key];
-      const name = path.join('.');
+      const name = prefix === '' ? key : `${prefix}.${key}`;
       if (plain.has(name)) continue;
+      const object = isObject(v);
+      const objects = !object && isObjectArray(v);
       const field = mapping.field(name);
-      const leaf = field !== undefined && (field.baseType === 'geopoint' || !(isObject(v) || isObjectArray(v)));
-      if (leaf) {
+      if (field !== undefined && (field.baseType === 'geopoint' || !(object || objects))) {
         let hit = hits.get(name);
         if (hit === undefined) {
-          hit = { path, values: [], fannedOut };
+          hit = { path: [...segments, key], values: [], fannedOut };
           hits.set(name, hit);
         }
         hit.values.push(v);
         if (hit.values.length > 1) hit.fannedOut = true;
-      } else if (isObject(v)) {
-        walk(v, path, fannedOut);
-      } else if (isObjectArray(v)) {
-        for (const item of v) if (isObject(item)) walk(item, path, true);
+      } else if (object || objects) {
+        segments.push(key);
+        if (object) walk(v, name, fannedOut);
+        else for (const item of v as readonly unknown[]) if (isObject(item)) walk(item, name, true);
+        segments.pop();
       }
     }
   };
-  walk(doc, [], false);
+  walk(doc, '', false);
   for (const [name, hit] of hits) {
     const field = mapping.field(name)!;
     const f = planOf(field, name);

@@ -50,14 +50,15 @@ export interface Mapping {
   field(name: string): FieldMapping | undefined;
 }
 
-/** Resolved wildcard names are cached up to this many; documents with ever-new keys then resolve each time. */
+/** Names resolved through wildcard patterns are cached up to this many; documents with ever-new keys then resolve each time. */
 const maxResolved = 10_000;
 
 /** The one Mapping implementation: frozen fields, a name index and the wildcard patterns. */
 export class FieldTable implements Mapping {
   readonly fields: readonly FieldMapping[];
   readonly hasWildcards: boolean;
-  private readonly byName: Map<string, FieldMapping>;
+  /** Plain names, and concrete names resolved through the patterns (null: no pattern matches). */
+  private readonly byName: Map<string, FieldMapping | null>;
   private readonly patterns: readonly { readonly pattern: FieldPattern; readonly field: FieldMapping }[];
   private resolved = 0;
 
@@ -69,16 +70,17 @@ export class FieldTable implements Mapping {
   }
 
   field(name: string): FieldMapping | undefined {
-    const exact = this.byName.get(name);
-    if (exact !== undefined || !this.hasWildcards || isWildcardName(name)) return exact;
+    const known = this.byName.get(name);
+    if (known !== undefined || !this.hasWildcards) return known ?? undefined;
+    if (isWildcardName(name)) return undefined;
     const match = this.patterns.find((p) => patternMatches(p.pattern, name));
-    if (match === undefined) return undefined;
-    const concrete = Object.freeze({ ...match.field, name });
+    const concrete = match === undefined ? null : Object.freeze({ ...match.field, name });
+    // Both answers are cached (documents repeat their keys), up to a bound for ever-new keys.
     if (this.resolved < maxResolved) {
       this.resolved++;
       this.byName.set(name, concrete);
     }
-    return concrete;
+    return concrete ?? undefined;
   }
 
   /** The wildcard pattern a concrete name falls under, if any (for documents). */
