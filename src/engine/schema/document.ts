@@ -254,7 +254,7 @@ function addWildcardFields(
       } else if (object || objects) {
         segments.push(key);
         if (object) walk(v, name, fannedOut);
-        else for (const item of v as readonly unknown[]) if (isObject(item)) walk(item, name, true);
+        else for (const item of v) if (isObject(item)) walk(item, name, true);
         segments.pop();
       }
     }
