@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { CommanderError } from 'commander';
+import { ConfigError } from '../config/index.js';
 import type { Env } from '../config/index.js';
 import { ExitCode, exitCodeOf, errorCodeOf } from './exit-codes.js';
 import type { ModeContext } from './modes/mode-context.js';
@@ -76,7 +77,9 @@ async function runMode(invocation: Invocation, io: CliIo): Promise<number> {
     sink.intercept(null);
     const known = errorCodeOf(e) !== undefined;
     const message = e instanceof Error ? e.message : String(e);
-    io.stderr.write(`error: ${message.split('\n')[0]}\n`);
+    // A config file with several problems reports each on its own line; other errors are one line.
+    const lines = e instanceof ConfigError ? message.split('\n') : [message.split('\n')[0]];
+    for (const line of lines) io.stderr.write(`error: ${line}\n`);
     if (level === 'debug' && e instanceof Error && e.stack !== undefined) io.stderr.write(`${e.stack}\n`);
     else if (!known) io.stderr.write('(this looks like a bug; run with --loglevel debug for the stack trace)\n');
     return exitCodeOf(e);

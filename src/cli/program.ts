@@ -104,7 +104,8 @@ function addServerMode(parent: Command, output: ProgramOutput, name: string, des
     .addOption(new Option('-p, --port <port>', 'port to bind').argParser(parsePort).default(DEFAULT_PORT))
     .addOption(logLevelOption())
     .action((opts: { config?: string; host: string; port: number; loglevel: LogLevel }) => {
-      run({ config: opts.config, host: opts.host, port: opts.port, loglevel: opts.loglevel });
+      const explicit = (['host', 'port', 'loglevel'] as const).filter((key) => cmd.getOptionValueSource(key) === 'cli');
+      run({ config: opts.config, host: opts.host, port: opts.port, loglevel: opts.loglevel, explicit });
     });
   configureOutput(cmd, output);
 }

@@ -19,7 +19,17 @@ export interface ConfigErrorDetails {
   readonly column?: number;
 }
 
-/** The config file cannot be read, parsed or validated. */
+/** One problem of a config file, with its one-line message (`<file>:<line>: <path>: <reason>`). */
+export interface ConfigProblem extends ConfigErrorDetails {
+  readonly reason: string;
+  readonly message: string;
+}
+
+/**
+ * The config file cannot be read, parsed or validated. A file with several problems reports all of
+ * them: `problems` lists each (in file order), `message` has one line per problem, and `details`
+ * locates the first.
+ */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
   readonly code = INVALID_CONFIG;
@@ -28,6 +38,7 @@ export class ConfigError extends Error {
     message: string,
     readonly details: ConfigErrorDetails,
     options?: ErrorOptions,
+    readonly problems: readonly ConfigProblem[] = [{ ...details, reason: message, message }],
   ) {
     super(message, options);
   }

@@ -1,21 +1,17 @@
 /**
- * The config file's schema (SPEC §2) as zod: the TypeScript type is inferred from it and the
- * defaults live in it. Field mappings are checked here structurally, then once more by the engine's
- * own `parseMapping` (analyzer names, `_id` rules, nesting), which stays the authority.
+ * Yarrow's own config shape (SPEC §2) as zod: the TypeScript types are inferred from it and the
+ * defaults live in it. Nixiesearch's shape (nixiesearch-schema.ts) is read into the same types.
+ * Field mappings (`schema.<index>.fields`) are left to the engine's `checkMapping`, the one
+ * authority on fields in both shapes.
  */
 import { z } from 'zod';
-import { analyzerNames } from '../engine/index.js';
-
-const scalarTypes = ['int', 'long', 'float', 'double', 'bool', 'date', 'datetime'] as const;
-
-/** Field types a mapping accepts, in the order the engine lists them. */
-export const FIELD_TYPES = ['id', 'text', 'text[]', ...scalarTypes, ...scalarTypes.map((t) => `${t}[]` as const)] as const;
+import { inferenceSchema } from './inference-section.js';
 
 /** Where indexes live when the config says nothing. */
 export const DEFAULT_STORE_PATH = './yarrow-data';
 
-/** A directory name that is safe on every file system and in object-storage keys. */
-const indexNamePattern = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+/** A directory name that is safe on every file system and in object-storage keys; aliases follow it too. */
+export const indexNamePattern = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 
 const localStore = z.strictObject({ path: z.string().min(1).default(DEFAULT_STORE_PATH) });
 const memoryStore = z.strictObject({});
@@ -48,25 +44,47 @@ export const storeSchema = z
     message: 'expected exactly one of local, memory, s3',
   });
 
-const searchSchema = z.union([
-  z.boolean(),
-  z.strictObject({ lexical: z.strictObject({ analyze: z.enum(analyzerNames as [string, ...string[]]).default('standard') }) }),
-]);
+/** Writer settings of the `indexing` section; an index may override any of them. */
+const indexingShape = {
+  /** Flush the write buffer into a segment once it holds about this many MB. */
+  buffer_mb: z.number().positive(),
+  /** Merges never produce a larger segment: a merge holds its sources and its result in memory. */
+  max_merged_segment_mb: z.number().positive(),
+  /** Segments a size tier may hold before its smallest are merged. */
+  segments_per_tier: z.number().int().min(1).optional(),
+  /** Most segments merged at once. */
+  max_merge_at_once: z.number().int().min(2).optional(),
+  /** Segments smaller than this count as this size when merges are planned. */
+  floor_segment_mb: z.number().positive().optional(),
+  /** Merge segments in the background (Nixiesearch's `merge_policy: none` turns this off). */
+  merges: z.boolean().optional(),
+  /** How often a writable index makes new documents searchable; a `search` process polls for commits at this period too. */
+  refresh_interval_ms: z.number().int().positive().optional(),
+};
 
-const fieldSchema = z.strictObject({
-  type: z.enum(FIELD_TYPES),
-  store: z.boolean().default(true),
-  filter: z.boolean().default(false),
-  facet: z.boolean().default(false),
-  sort: z.boolean().default(false),
-  required: z.boolean().default(false),
-  search: searchSchema.optional(),
+/** `indexing` of one index: any subset of the top-level keys. */
+export const indexingOverrideSchema = z.strictObject({
+  buffer_mb: indexingShape.buffer_mb.optional(),
+  max_merged_segment_mb: indexingShape.max_merged_segment_mb.optional(),
+  segments_per_tier: indexingShape.segments_per_tier,
+  max_merge_at_once: indexingShape.max_merge_at_once,
+  floor_segment_mb: indexingShape.floor_segment_mb,
+  merges: indexingShape.merges,
+  refresh_interval_ms: indexingShape.refresh_interval_ms,
 });
 
+/** `alias`: one name or a list (as Nixiesearch reads it). */
+export const aliasSchema = z.union([z.string().min(1).transform((a) => [a]), z.array(z.string().min(1))]);
+
 const indexSchema = z.strictObject({
-  fields: z.record(z.string(), fieldSchema),
+  /** Other names the index answers to. */
+  alias: aliasSchema.default([]),
+  /** Checked by the engine's `checkMapping` (a map of field specs, or a list of one-key maps). */
+  fields: z.unknown().optional(),
   /** Overrides the top-level `store` for this index. */
   store: storeSchema.optional(),
+  /** Overrides keys of the top-level `indexing` for this index. */
+  indexing: indexingOverrideSchema.optional(),
 });
 
 /** The whole config file. */
@@ -89,34 +107,40 @@ export const configSchema = z
       .optional(),
     indexing: z
       .strictObject({
-        /** Flush the write buffer into a segment once it holds about this many MB. */
-        buffer_mb: z.number().positive().default(DEFAULT_BUFFER_MB),
-        /** Merges never produce a larger segment: a merge holds its sources and its result in memory. */
-        max_merged_segment_mb: z.number().positive().default(DEFAULT_MAX_MERGED_SEGMENT_MB),
+        ...indexingShape,
+        buffer_mb: indexingShape.buffer_mb.default(DEFAULT_BUFFER_MB),
+        max_merged_segment_mb: indexingShape.max_merged_segment_mb.default(DEFAULT_MAX_MERGED_SEGMENT_MB),
       })
       .default({ buffer_mb: DEFAULT_BUFFER_MB, max_merged_segment_mb: DEFAULT_MAX_MERGED_SEGMENT_MB }),
+    /** Embedding, ranker and completion models (inference-section.ts). */
+    inference: inferenceSchema.optional(),
     schema: z.record(z.string(), indexSchema).default({}),
   })
   .superRefine((config, ctx) => {
-    for (const name of Object.keys(config.schema)) {
-      if (!indexNamePattern.test(name)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['schema', name],
-          message: 'index names use letters, digits, "_", "." and "-", start with a letter or digit, and have at most 128 characters',
-        });
-      }
-    }
+    checkIndexNames(Object.keys(config.schema), ctx);
   });
 
-/** A validated config with every default filled in. */
-export type Config = z.output<typeof configSchema>;
+/** Index names must be safe directory names (both shapes). */
+export function checkIndexNames(names: readonly string[], ctx: z.RefinementCtx): void {
+  for (const name of names) {
+    if (!indexNamePattern.test(name)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['schema', name],
+        message: 'index names use letters, digits, "_", "." and "-", start with a letter or digit, and have at most 128 characters',
+      });
+    }
+  }
+}
+
+/** A validated file in Yarrow's shape, every default filled in. */
+export type YarrowFileConfig = z.output<typeof configSchema>;
 
 /** The `store` section (or a per-index override). */
 export type StoreConfig = z.output<typeof storeSchema>;
 
 /** The `indexing` section. */
-export type IndexingConfig = Config['indexing'];
+export type IndexingConfig = YarrowFileConfig['indexing'];
 
-/** One index of the `schema` section. */
-export type IndexConfig = Config['schema'][string];
+/** `indexing` of one index. */
+export type IndexingOverride = z.output<typeof indexingOverrideSchema>;

@@ -1,18 +1,24 @@
 /**
  * Loading the config file: read, parse YAML (keeping positions), substitute `${VAR}` in scalar
- * values, validate with the zod schema and the engine's mapping parser, and report the first
- * problem as one {@link ConfigError} naming file, line and path.
+ * values, tell Yarrow's shape from Nixiesearch's, validate with that shape's zod schema and every
+ * index's fields with the engine's mapping checker, apply `YARROW_CORE_*` / `NIXIESEARCH_CORE_*`
+ * overrides, and report every problem at once as one {@link ConfigError} naming file, line and path.
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { LineCounter, parseDocument, parse as parseYaml, visit } from 'yaml';
 import type { Document } from 'yaml';
-import { parseMapping, YarrowError } from '../engine/index.js';
+import { checkMapping, MappingProblems } from '../engine/index.js';
 import type { Mapping } from '../engine/index.js';
 import { ConfigError } from './config-error.js';
-import { configSchema } from './config-schema.js';
-import type { Config } from './config-schema.js';
+import type { ConfigProblem } from './config-error.js';
+import type { Config } from './config-model.js';
+import { configSchema, indexNamePattern } from './config-schema.js';
+import { detectShape } from './config-shape.js';
+import { applyCoreEnv } from './core-env.js';
 import { substituteEnv, SubstitutionError } from './env-substitution.js';
+import { fromNixiesearch, fromYarrow } from './nixiesearch-config.js';
+import { nixiesearchConfigSchema } from './nixiesearch-schema.js';
 import { positionOf } from './yaml-locations.js';
 import { describeIssue } from './zod-issues.js';
 
@@ -42,9 +48,33 @@ export async function loadConfig(file: string, env: Env = process.env): Promise<
   return parseConfig(text, file, env);
 }
 
+/** Problems found so far, each located in the file. */
+class Problems {
+  readonly list: ConfigProblem[] = [];
+  constructor(
+    private readonly file: string,
+    private readonly doc: Document,
+    private readonly lineCounter: LineCounter,
+  ) {}
+
+  /** A problem at a dotted path of the file (located by it), or at no path. */
+  add(path: string | undefined, reason: string, pos?: { line: number; column: number }): void {
+    const at = pos ?? (path === undefined ? undefined : positionOf(this.doc, this.lineCounter, path));
+    this.list.push(problem(this.file, path, at, reason));
+  }
+
+  /** Throws them all, in file order, as one ConfigError. */
+  throwIfAny(): void {
+    if (this.list.length === 0) return;
+    const sorted = this.list.map((p, i) => ({ p, i })).sort((a, b) => (a.p.line ?? Infinity) - (b.p.line ?? Infinity) || a.i - b.i).map((x) => x.p);
+    const { reason: _reason, message: _message, ...first } = sorted[0];
+    throw new ConfigError(sorted.map((p) => p.message).join('\n'), first, undefined, sorted);
+  }
+}
+
 /**
  * Validates config text; `file` only names the source in errors.
- * @throws ConfigError naming the file, line and dotted path of the first problem.
+ * @throws ConfigError naming the file, line and dotted path of every problem.
  */
 export function parseConfig(text: string, file: string, env: Env = process.env): LoadedConfig {
   const lineCounter = new LineCounter();
@@ -58,24 +88,92 @@ export function parseConfig(text: string, file: string, env: Env = process.env):
   }
   substituteScalars(doc, lineCounter, file, env, refs, token);
   const raw: unknown = doc.toJS() ?? {};
-  const result = configSchema.safeParse(raw, { reportInput: true });
-  if (!result.success) {
-    const { path, reason } = describeIssue(result.error.issues[0], configSchema);
-    throw configError(file, path, positionOf(doc, lineCounter, path), reason);
+  const problems = new Problems(file, doc, lineCounter);
+  const verdict = detectShape(raw);
+  if ('conflict' in verdict) {
+    const [yarrow, nixie] = verdict.conflict;
+    const yarrowAt = positionOf(doc, lineCounter, yarrow.path);
+    problems.add(
+      nixie.path,
+      `this file mixes Nixiesearch's config shape (${nixie.path}) with Yarrow's (${yarrow.path}${yarrowAt === undefined ? '' : ` at line ${yarrowAt.line}`}): use one shape per file (docs/config.md)`,
+    );
+    problems.throwIfAny();
   }
-  const config = result.data;
-  const mappings = new Map<string, Mapping>();
-  for (const [name, entry] of Object.entries(config.schema)) {
-    try {
-      mappings.set(name, parseMapping({ fields: entry.fields }, `schema.${name}`));
-    } catch (e) {
-      if (!(e instanceof YarrowError)) throw e;
-      const path = typeof e.details.field === 'string' ? e.details.field : `schema.${name}`;
-      const reason = e.message.startsWith(`${path}: `) ? e.message.slice(path.length + 2) : e.message;
-      throw configError(file, path, positionOf(doc, lineCounter, path), reason);
+  const shape = 'shape' in verdict ? verdict.shape : 'yarrow';
+  const schema = shape === 'yarrow' ? configSchema : nixiesearchConfigSchema;
+  const result = schema.safeParse(raw, { reportInput: true });
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const { path, reason } = describeIssue(issue, schema);
+      problems.add(path, reason);
     }
   }
+  const mappings = checkMappings(raw, problems);
+  if (!result.success) problems.throwIfAny();
+  const parsed = shape === 'yarrow' ? fromYarrow(configSchema.parse(raw)) : fromNixiesearch(nixiesearchConfigSchema.parse(raw));
+  const { core, problems: envProblems } = applyCoreEnv(parsed.core, env);
+  for (const p of envProblems) problems.add(undefined, `environment variable ${p.variable}: ${p.reason}`);
+  const config: Config = { ...parsed, core };
+  checkAliases(config, problems);
+  checkModelReferences(config, mappings, problems);
+  problems.throwIfAny();
   return { file, config, mappings };
+}
+
+/** Every index's fields, checked by the engine; problems are recorded with their lines. */
+function checkMappings(raw: unknown, problems: Problems): Map<string, Mapping> {
+  const mappings = new Map<string, Mapping>();
+  const schema = isObject(raw) ? raw.schema : undefined;
+  if (!isObject(schema)) return mappings;
+  for (const [name, entry] of Object.entries(schema)) {
+    if (!isObject(entry)) continue;
+    const found = new MappingProblems();
+    const mapping = checkMapping({ fields: entry.fields }, `schema.${name}`, found);
+    for (const p of found.list) problems.add(p.path, p.reason);
+    if (mapping !== undefined && found.list.length === 0) mappings.set(name, mapping);
+  }
+  return mappings;
+}
+
+/** Aliases are names too: safe, and taken by one index only. */
+function checkAliases(config: Config, problems: Problems): void {
+  const owner = new Map<string, string>(Object.keys(config.schema).map((n) => [n, n]));
+  for (const [name, index] of Object.entries(config.schema)) {
+    index.alias.forEach((alias, i) => {
+      const path = `schema.${name}.alias${index.alias.length > 1 ? `[${i}]` : ''}`;
+      const taken = owner.get(alias);
+      if (!indexNamePattern.test(alias)) problems.add(path, `aliases are index names: letters, digits, "_", "." and "-", starting with a letter or digit, but got ${JSON.stringify(alias)}`);
+      else if (taken !== undefined) problems.add(path, taken === alias ? `"${alias}" is an index name` : `"${alias}" is already an alias of index ${taken}`);
+      else owner.set(alias, name);
+    });
+  }
+}
+
+/** A semantic field's `model` must name an `inference.embedding` model (as Nixiesearch checks). */
+function checkModelReferences(config: Config, mappings: ReadonlyMap<string, Mapping>, problems: Problems): void {
+  const models = Object.keys(config.inference?.embedding ?? {});
+  for (const [name, mapping] of mappings) {
+    for (const f of mapping.fields) {
+      const model = f.semantic?.model;
+      if (model == null || models.includes(model)) continue;
+      const defined = models.length === 0 ? 'the config has no inference.embedding section' : `defined: ${models.join(', ')}`;
+      problems.add(fieldPath(config, name, f.name, 'search.semantic.model'), `model "${model}" is not defined in inference.embedding (${defined})`);
+    }
+  }
+}
+
+/** The dotted path of a field option, in the map or list form of `fields`. */
+function fieldPath(config: Config, index: string, field: string, option: string): string {
+  const fields = config.schema[index].fields;
+  if (Array.isArray(fields)) {
+    const i = (fields as unknown[]).findIndex((item) => isObject(item) && Object.hasOwn(item, field));
+    if (i >= 0) return `schema.${index}.fields[${i}].${field}.${option}`;
+  }
+  return `schema.${index}.fields.${field}.${option}`;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**
@@ -124,15 +222,20 @@ function reparseScalar(value: string): unknown {
   }
 }
 
-function configError(file: string, path: string | undefined, pos: { line: number; column: number } | undefined, reason: string): ConfigError {
+function problem(file: string, path: string | undefined, pos: { line: number; column: number } | undefined, reason: string): ConfigProblem {
   const where = pos === undefined ? file : `${file}:${pos.line}`;
   const message = path === undefined || path === '' ? `${where}: ${reason}` : `${where}: ${path}: ${reason}`;
-  const details: { file: string; path?: string; line?: number; column?: number } = { file };
-  if (path !== undefined && path !== '') details.path = path;
+  const out: { file: string; path?: string; line?: number; column?: number; reason: string; message: string } = { file, reason, message };
+  if (path !== undefined && path !== '') out.path = path;
   if (pos !== undefined) {
-    details.line = pos.line;
-    details.column = pos.column;
+    out.line = pos.line;
+    out.column = pos.column;
   }
+  return out;
+}
+
+function configError(file: string, path: string | undefined, pos: { line: number; column: number } | undefined, reason: string): ConfigError {
+  const { reason: _reason, message, ...details } = problem(file, path, pos, reason);
   return new ConfigError(message, details);
 }
 

@@ -12,6 +12,12 @@ export interface PathReason {
 }
 
 type Issue = z.core.$ZodIssue;
+
+/** Keys some Nixiesearch docs show where its code has no such key: where the setting really lives. */
+const keyHints: Readonly<Record<string, string>> = {
+  hnsw: 'HNSW settings are per field: search: { semantic: { m, ef, workers } }',
+  cache: 'the embedding cache is set per model: inference.embedding.<model>.cache; the model cache directory is core.cache.dir',
+};
 type Segment = PropertyKey;
 
 /** One issue as a dotted path and a reason; a union reports the branch that got furthest. */
@@ -22,7 +28,8 @@ export function describeIssue(issue: Issue, root: z.ZodType): PathReason {
       const key = issue.keys[0];
       const allowed = keysAt(root, issue.path);
       const expected = allowed === undefined ? '' : `; expected ${allowed.length === 1 ? `"${allowed[0]}"` : `one of ${allowed.join(', ')}`}`;
-      return { path: join(path, key), reason: `unknown key${expected}` };
+      const hint = Object.hasOwn(keyHints, key) ? ` (${keyHints[key]})` : '';
+      return { path: join(path, key), reason: `unknown key${expected}${hint}` };
     }
     case 'invalid_value':
       return { path, reason: `expected ${oneOf(issue.values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))))} but got ${show(issue.input)}` };

@@ -50,12 +50,12 @@ describe('buildProgram', () => {
   });
 
   it('gives the HTTP modes host 0.0.0.0 and port 8080 by default, and -h as the host', async () => {
-    assert.deepEqual((await parse(['standalone'])).invocation, { mode: 'standalone', options: { config: undefined, host: DEFAULT_HOST, port: DEFAULT_PORT, loglevel: 'info' } });
+    assert.deepEqual((await parse(['standalone'])).invocation, { mode: 'standalone', options: { config: undefined, host: DEFAULT_HOST, port: DEFAULT_PORT, loglevel: 'info', explicit: [] } });
     assert.equal(DEFAULT_HOST, '0.0.0.0');
     assert.equal(DEFAULT_PORT, 8080);
     assert.deepEqual((await parse(['index', 'api', '-c', 'c.yml', '-h', '127.0.0.1', '-p', '9200'])).invocation, {
       mode: 'index api',
-      options: { config: 'c.yml', host: '127.0.0.1', port: 9200, loglevel: 'info' },
+      options: { config: 'c.yml', host: '127.0.0.1', port: 9200, loglevel: 'info', explicit: ['host', 'port'] },
     });
   });
 

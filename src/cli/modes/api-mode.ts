@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { ApiMetrics, BearerAuth, DEFAULT_BODY_LIMIT, FollowedIndex, WritableIndex, serve } from '../../api/index.js';
 import type { ServedIndex, ServerModule, ServerRole } from '../../api/index.js';
-import { loadConfig } from '../../config/index.js';
+import { indexingOf, loadConfig, storeOf } from '../../config/index.js';
 import type { Config } from '../../config/index.js';
 import { ErrorCode, Index, YarrowError } from '../../engine/index.js';
 import type { Logger } from '../../engine/index.js';
@@ -40,6 +40,13 @@ function envNumber(ctx: ModeContext, name: string, fallback: number): number {
 export async function runServerMode(role: ServerRole, options: ServerOptions, ctx: ModeContext): Promise<number> {
   if (options.config === undefined) throw new UsageError(`yarrow ${role} needs a config: -c, --config <path>`);
   const loaded = await loadConfig(options.config, ctx.env);
+  // Command-line flags win over `core` (and its YARROW_CORE_* / NIXIESEARCH_CORE_* overrides).
+  const { core } = loaded.config;
+  const given = new Set(options.explicit ?? ['host', 'port', 'loglevel']);
+  const host = given.has('host') ? options.host : (core.host ?? options.host);
+  const port = given.has('port') ? options.port : (core.port ?? options.port);
+  if (!given.has('loglevel') && core.loglevel !== undefined) ctx.log.level = core.loglevel;
+  if (role === 'standalone') refuseDistributed(loaded.config);
   const log = engineLogger(ctx.log);
   const bodyLimit = envNumber(ctx, 'YARROW_BODY_LIMIT', DEFAULT_BODY_LIMIT);
   const refreshMs = envNumber(ctx, 'YARROW_REFRESH_INTERVAL_MS', 1000);
@@ -61,8 +68,7 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
     try {
       if (role !== 'search') plants = await openPlants(loaded.config, log, stores, { onLeaseLost: onLeaseLost(PLANT_STORE_DIR), env: ctx.env });
       for (const [name, mapping] of loaded.mappings) {
-        const indexConfig = loaded.config.schema[name];
-        const store = await openStore(indexConfig.store ?? loaded.config.store, name, {
+        const store = await openStore(storeOf(loaded.config, name), name, {
           readOnly: role === 'search',
           onLeaseLost: onLeaseLost(name),
           env: ctx.env,
@@ -73,7 +79,7 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
           const followed = new FollowedIndex(
             name,
             store.dir,
-            { watchPath: store.localPath, pollIntervalMs: store.pollIntervalMs ?? pollMs, ...(store.transfers === undefined ? {} : { transfers: store.transfers }) },
+            { watchPath: store.localPath, pollIntervalMs: indexingOf(loaded.config, name).refresh_interval_ms ?? store.pollIntervalMs ?? pollMs, ...(store.transfers === undefined ? {} : { transfers: store.transfers }) },
             metrics,
             log,
           );
@@ -82,8 +88,8 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
         } else {
           // The engine's reader refreshes every refreshMs (metrics read the count from its stats).
           // The indexer-only role never searches: id-only segment readers keep its memory flat.
-          const searchable = role !== 'api';
-          const index = await Index.open(store.dir, { name, mapping, logger: log, refreshIntervalMs: refreshMs, searchable, writer: writerTuning(loaded.config.indexing) });
+          const indexing = indexingOf(loaded.config, name);
+          const index = await Index.open(store.dir, { name, mapping, logger: log, refreshIntervalMs: indexing.refresh_interval_ms ?? refreshMs, searchable: role !== 'api', writer: writerTuning(indexing) });
           served.set(name, new WritableIndex(name, index, store.localPath, store.transfers));
           ctx.log.info(`opened index ${name} (${store.location}) at seq=${index.stats().seq}`);
         }
@@ -96,8 +102,8 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
     const signal = AbortSignal.any([ctx.signal, leaseLost.signal]);
     code = await serve({
       role,
-      host: options.host,
-      port: options.port,
+      host,
+      port,
       indexes: served,
       metrics,
       log,
@@ -112,6 +118,18 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
   }
   if (lease.lost !== null) throw new YarrowError(ErrorCode.lockHeld, lease.lost);
   return code;
+}
+
+/**
+ * `standalone` serves one process's own indexes; a distributed store (Nixiesearch's
+ * `store.distributed`) is shared by an indexer and searchers, so it is refused, as in Nixiesearch.
+ */
+function refuseDistributed(config: Config): void {
+  const distributed = Object.entries(config.schema).filter(([, index]) => index.distributed).map(([name]) => name);
+  if (distributed.length === 0) return;
+  throw new UsageError(
+    `yarrow standalone cannot serve index ${distributed.join(', ')}: its store is distributed (schema.${distributed[0]}.store.distributed), which needs an indexer and searchers: run 'yarrow index api' (or 'index file' / 'index kafka') and 'yarrow search', or use a local store`,
+  );
 }
 
 /**

@@ -28,4 +28,9 @@ export interface CommonOptions {
 export interface ServerOptions extends CommonOptions {
   readonly host: string;
   readonly port: number;
+  /**
+   * The options the command line set explicitly: they win over the config's `core` section, which
+   * wins over the defaults in `host`, `port` and `loglevel`. Absent: all of them are explicit.
+   */
+  readonly explicit?: readonly ('host' | 'port' | 'loglevel')[];
 }

@@ -2,6 +2,7 @@
  * What the pull indexers (`index file`, `index kafka`) share: finding the `-i` index in the config
  * and opening its store and a write-only index tuned by the config's `indexing` section.
  */
+import { indexingOf, resolveIndexName, storeOf } from '../../config/index.js';
 import type { LoadedConfig } from '../../config/index.js';
 import { Index } from '../../engine/index.js';
 import type { Mapping, WriterOptions } from '../../engine/index.js';
@@ -14,7 +15,7 @@ import { writerTuning } from './writer-tuning.js';
 
 /** The mapping of index `name`, or a usage error listing the indexes the config defines. */
 export function mappingOf(loaded: LoadedConfig, configPath: string, name: string): Mapping {
-  const mapping = loaded.mappings.get(name);
+  const mapping = loaded.mappings.get(resolveIndexName(loaded.config, name) ?? name);
   if (mapping !== undefined) return mapping;
   const known = [...loaded.mappings.keys()];
   const has = known.length === 0 ? 'its schema section is empty' : `it defines ${known.join(', ')}`;
@@ -30,19 +31,21 @@ export interface PullIndex {
 }
 
 /**
- * Opens index `name` write-only: a pull indexer never searches, so its segment readers keep only
+ * Opens index `nameOrAlias` (an index name or one of its aliases) write-only: a pull indexer never searches, so its segment readers keep only
  * ids and its memory stays flat. `memoryWarning` is logged when the store is memory; `writer`
  * adds to the writer options the `indexing` section gives.
  */
 export async function openPullIndex(
   loaded: LoadedConfig,
-  name: string,
+  nameOrAlias: string,
   mapping: Mapping,
   ctx: ModeContext,
   options: { readonly memoryWarning: string; readonly writer?: Partial<WriterOptions> },
 ): Promise<PullIndex> {
   const { log } = ctx;
-  const storeConfig = loaded.config.schema[name].store ?? loaded.config.store;
+  // `-i` may name an alias.
+  const name = resolveIndexName(loaded.config, nameOrAlias) ?? nameOrAlias;
+  const storeConfig = storeOf(loaded.config, name);
   const store = await openStore(storeConfig, name, {
     env: ctx.env,
     // The S3 directory then refuses to publish, so the next commit fails with the reason.
@@ -57,7 +60,7 @@ export async function openPullIndex(
       logger: engineLogger(log),
       refreshIntervalMs: 0,
       searchable: false,
-      writer: { ...writerTuning(loaded.config.indexing), ...options.writer },
+      writer: { ...writerTuning(indexingOf(loaded.config, name)), ...options.writer },
     });
   } catch (e) {
     store.close();

@@ -1,15 +1,23 @@
 /**
- * The config's `indexing` section as engine writer options, shared by every mode that writes.
+ * An index's writer settings (the config's `indexing` section with the index's own overrides, or
+ * Nixiesearch's `config.indexer` read into them) as engine writer options, shared by every mode
+ * that writes.
  */
 import type { IndexingConfig } from '../../config/index.js';
 import type { WriterOptions } from '../../engine/index.js';
 
 const MB = 1024 * 1024;
 
-/** Writer options for the config's `indexing` section (buffer size and largest merged segment). */
+/** Writer options for an index's `indexing` settings (buffer size, merge policy bounds, merges on/off). */
 export function writerTuning(indexing: IndexingConfig): Partial<WriterOptions> {
   return {
-    maxBufferBytes: indexing.buffer_mb * MB,
-    mergePolicy: { maxMergedSegmentBytes: indexing.max_merged_segment_mb * MB },
+    maxBufferBytes: Math.round(indexing.buffer_mb * MB),
+    ...(indexing.merges === undefined ? {} : { merges: indexing.merges }),
+    mergePolicy: {
+      maxMergedSegmentBytes: Math.round(indexing.max_merged_segment_mb * MB),
+      ...(indexing.segments_per_tier === undefined ? {} : { segmentsPerTier: indexing.segments_per_tier }),
+      ...(indexing.max_merge_at_once === undefined ? {} : { maxMergeAtOnce: indexing.max_merge_at_once }),
+      ...(indexing.floor_segment_mb === undefined ? {} : { floorSegmentBytes: Math.round(indexing.floor_segment_mb * MB) }),
+    },
   };
 }

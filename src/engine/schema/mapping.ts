@@ -1,178 +1,186 @@
 /**
- * The mapping model: what each field of an index is (type, flags, analyzer), parsed from the
- * config's `schema.<index>` section (SPEC §2) with errors that name the full path, and a JSON form
- * for the index manifest.
+ * The mapping model: what each field of an index is (type, flags, analyzer, suggest and semantic
+ * options), parsed from the config's `schema.<index>` section (SPEC §2, Nixiesearch 0.8's field
+ * shapes) with every problem reported at once under its full path, and its JSON form in the index
+ * manifest.
  */
-import { analyzerNames } from '../analysis/analyzers.js';
-import { ErrorCode, YarrowError } from '../errors.js';
+import { compilePattern, fieldNameProblem, isWildcardName, patternMatches } from './field-name.js';
+import { FieldTable, fieldTypes } from './field-table.js';
+import type { BaseType, FieldMapping, Mapping } from './field-table.js';
+import { MappingProblems, show } from './mapping-problems.js';
+import { parseSearch, parseSuggest } from './text-options.js';
+import type { SemanticMapping, SuggestMapping } from './text-options.js';
 
-const baseTypes = ['id', 'text', 'int', 'long', 'float', 'double', 'bool', 'date', 'datetime'] as const;
+export { FieldTable, fieldTypes } from './field-table.js';
+export type { BaseType, FieldMapping, Mapping } from './field-table.js';
 
-/** A field type without its `[]` suffix. */
-export type BaseType = (typeof baseTypes)[number];
+/** Nixiesearch's other spellings of a type. */
+const typeAliases: Readonly<Record<string, string>> = { string: 'text', 'string[]': 'text[]' };
 
-/** Every type name accepted in a mapping, in the order error messages list them. */
-export const fieldTypes: readonly string[] = Object.freeze([
-  'id',
-  'text',
-  'text[]',
-  ...baseTypes.slice(2),
-  ...baseTypes.slice(2).map((t) => `${t}[]`),
-]);
-
-/** One field of a mapping. */
-export interface FieldMapping {
-  /** e.g. "title", or "meta.author" for `doc.meta.author`. */
-  readonly name: string;
-  /** The type as written, e.g. "text[]". */
-  readonly type: string;
-  /** The type without `[]`: "text" for "text[]". */
-  readonly baseType: BaseType;
-  /** Whether the field may hold several values ([] types). */
-  readonly multi: boolean;
-  readonly store: boolean;
-  readonly filter: boolean;
-  readonly facet: boolean;
-  readonly sort: boolean;
-  readonly required: boolean;
-  /** Analyzer name when the field is full-text searchable, else null. Only text fields can be searchable. */
-  readonly analyzer: string | null;
-}
-
-/** All fields of an index. */
-export interface Mapping {
-  /** Fields in declaration order; always includes `_id`. */
-  readonly fields: readonly FieldMapping[];
-  /** The field with this exact name (dotted names included), if mapped. */
-  field(name: string): FieldMapping | undefined;
-}
-
-const specKeys = ['type', 'store', 'filter', 'facet', 'sort', 'required', 'search'];
-const jsonKeys = ['name', 'type', 'store', 'filter', 'facet', 'sort', 'required', 'analyzer'] as const;
-const defaultAnalyzer = 'standard';
+const specKeys = ['type', 'store', 'filter', 'facet', 'sort', 'required', 'search', 'suggest'];
+const specHints = {
+  language: 'write search: { lexical: { analyze: <language> } }',
+  index: 'use search, filter, facet or sort',
+};
+const indexHints = {
+  hnsw: 'HNSW settings are per field: search: { semantic: { m, ef, workers } }',
+};
 
 /**
  * Parses the schema entry of one index (`{ fields: { <name>: <fieldSpec> } }`, as the YAML gives
- * it). `path` is where that entry sits in the config (e.g. `schema.movies`) and prefixes every
- * error: `schema.movies.fields.year.type: expected one of ... but got "integer"`.
- * @throws YarrowError(ErrorCode.invalidMapping) with `details.field` set to the offending path.
+ * it; `fields` may also be a list of one-key maps). `path` is where that entry sits in the config
+ * (e.g. `schema.movies`) and prefixes every error.
+ * @throws YarrowError(ErrorCode.invalidMapping) listing every problem, `details.field` naming the first.
  */
 export function parseMapping(raw: unknown, path: string): Mapping {
-  const root = object(raw, path);
-  checkKeys(root, ['fields'], path);
+  const problems = new MappingProblems();
+  const mapping = checkMapping(raw, path, problems);
+  problems.throwIfAny();
+  return mapping!;
+}
+
+/**
+ * Like {@link parseMapping} but records problems into `problems` (the config loader reports those
+ * of every index at once); returns undefined when the entry is not even an object with fields.
+ */
+export function checkMapping(raw: unknown, path: string, problems: MappingProblems): Mapping | undefined {
+  const root = problems.object(raw, path);
+  if (root === undefined) return undefined;
+  problems.keys(root, ['fields'], path, indexHints);
   const fieldsPath = `${path}.fields`;
-  const specs = object(root.fields, fieldsPath);
+  const entries = fieldEntries(root.fields, fieldsPath, problems);
+  if (entries === undefined) return undefined;
   const fields: FieldMapping[] = [];
-  for (const name of Object.keys(specs)) fields.push(parseField(name, specs[name], `${fieldsPath}.${name}`));
+  const paths = new Map<FieldMapping, string>();
+  for (const [name, spec, fieldPath] of entries) {
+    const f = parseField(name, spec, fieldPath, problems);
+    if (f === undefined) continue;
+    fields.push(f);
+    paths.set(f, fieldPath);
+  }
   if (!fields.some((f) => f.name === '_id')) fields.unshift(idField());
-  checkNesting(fields, (f) => `${fieldsPath}.${f.name}`);
+  checkStructure(fields, (f) => paths.get(f) ?? `${fieldsPath}.${f.name}`, problems);
   return new FieldTable(fields);
 }
 
-function parseField(name: string, raw: unknown, path: string): FieldMapping {
-  checkName(name, path);
-  const spec = object(raw, path);
-  checkKeys(spec, specKeys, path);
-  const type = spec.type;
+/** `fields` as [name, spec, path] triples, from a map or from Nixiesearch's list-of-maps form. */
+function fieldEntries(raw: unknown, path: string, problems: MappingProblems): [string, unknown, string][] | undefined {
+  if (!Array.isArray(raw)) {
+    const specs = problems.object(raw, path);
+    return specs === undefined ? undefined : Object.keys(specs).map((name) => [name, specs[name], `${path}.${name}`]);
+  }
+  const out: [string, unknown, string][] = [];
+  const seen = new Set<string>();
+  (raw as unknown[]).forEach((item, i) => {
+    const entry = problems.object(item, `${path}[${i}]`);
+    if (entry === undefined) return;
+    const names = Object.keys(entry);
+    if (names.length !== 1) {
+      problems.add(`${path}[${i}]`, `expected one field per list item ({ <name>: { type: ... } }) but got ${names.length} keys`);
+      return;
+    }
+    if (seen.has(names[0])) problems.add(`${path}[${i}].${names[0]}`, `duplicate field "${names[0]}"`);
+    seen.add(names[0]);
+    out.push([names[0], entry[names[0]], `${path}[${i}].${names[0]}`]);
+  });
+  return out;
+}
+
+function parseField(name: string, raw: unknown, path: string, problems: MappingProblems): FieldMapping | undefined {
+  const nameProblem = fieldNameProblem(name);
+  if (nameProblem !== null) {
+    problems.add(path, nameProblem);
+    return undefined;
+  }
+  const spec = problems.object(raw, path);
+  if (spec === undefined) return undefined;
+  problems.keys(spec, specKeys, path, specHints);
+  let type = typeof spec.type === 'string' ? (typeAliases[spec.type] ?? spec.type) : spec.type;
+  // Nixiesearch reads `_id: { type: text }` as the id field.
+  if (name === '_id' && type === 'text') type = 'id';
   if (typeof type !== 'string' || !fieldTypes.includes(type)) {
-    throw mappingError(`${path}.type`, `expected one of ${fieldTypes.join(', ')} but got ${show(type)}`);
+    problems.add(`${path}.type`, `expected one of ${fieldTypes.join(', ')} but got ${show(spec.type)}`);
+    return undefined;
   }
   const { baseType, multi } = splitType(type);
-  checkIdType(name, baseType, `${path}.type`);
+  const idProblem = idTypeProblem(name, baseType);
+  if (idProblem !== null) problems.add(`${path}.type`, idProblem);
   let analyzer: string | null = null;
-  if (baseType === 'text') analyzer = parseSearch(spec.search, `${path}.search`);
-  else if (spec.search !== undefined && spec.search !== false) {
-    throw mappingError(`${path}.search`, `only text fields are full-text searchable, so ${type} allows only false but got ${show(spec.search)}`);
+  let semantic: SemanticMapping | null = null;
+  let suggest: SuggestMapping | null = null;
+  if (baseType === 'text') {
+    ({ analyzer, semantic } = parseSearch(spec.search, `${path}.search`, problems));
+    suggest = parseSuggest(spec.suggest, `${path}.suggest`, problems);
+  } else {
+    if (spec.search !== undefined && spec.search !== false) {
+      problems.add(`${path}.search`, `only text fields are searchable, so ${type} allows only false but got ${show(spec.search)}`);
+    }
+    if (spec.suggest !== undefined && spec.suggest !== false) {
+      problems.add(`${path}.suggest`, `only text fields give suggestions, so ${type} allows only false but got ${show(spec.suggest)}`);
+    }
   }
   return {
     name,
     type,
     baseType,
     multi,
-    store: flag(spec, 'store', true, path),
-    filter: flag(spec, 'filter', false, path),
-    facet: flag(spec, 'facet', false, path),
-    sort: flag(spec, 'sort', false, path),
-    required: flag(spec, 'required', false, path),
+    store: problems.flag(spec, 'store', true, path),
+    filter: problems.flag(spec, 'filter', false, path),
+    facet: problems.flag(spec, 'facet', false, path),
+    sort: problems.flag(spec, 'sort', false, path),
+    required: problems.flag(spec, 'required', false, path),
     analyzer,
+    suggest,
+    semantic,
   };
 }
 
-/** `search` is `true`/absent (standard analyzer), `false` (none) or `{ lexical: { analyze } }`. */
-function parseSearch(raw: unknown, path: string): string | null {
-  if (raw === undefined || raw === true) return defaultAnalyzer;
-  if (raw === false) return null;
-  const search = object(raw, path);
-  checkKeys(search, ['lexical'], path);
-  const lexical = object(search.lexical, `${path}.lexical`);
-  checkKeys(lexical, ['analyze'], `${path}.lexical`);
-  const analyze = lexical.analyze ?? defaultAnalyzer;
-  if (typeof analyze !== 'string' || !analyzerNames.includes(analyze)) {
-    throw mappingError(`${path}.lexical.analyze`, `expected one of ${analyzerNames.join(', ')} but got ${show(analyze)}`);
-  }
-  return analyze;
+/** Why `_id` and type `id` do not fit together, or null. */
+export function idTypeProblem(name: string, baseType: BaseType): string | null {
+  if (name === '_id' && baseType !== 'id') return 'the _id field must have type id';
+  if (name !== '_id' && baseType === 'id') return 'type id is reserved for the _id field';
+  return null;
 }
 
-function flag(spec: Record<string, unknown>, key: string, fallback: boolean, path: string): boolean {
-  const v = spec[key];
-  if (v === undefined) return fallback;
-  if (typeof v !== 'boolean') throw mappingError(`${path}.${key}`, `expected true or false but got ${show(v)}`);
-  return v;
-}
-
-function checkName(name: string, path: string): void {
-  if (name === '') throw mappingError(path, 'field names must not be empty');
-  for (const part of name.split('.')) {
-    if (part === '') throw mappingError(path, `field name "${name}" has an empty segment between dots`);
-    // Such keys would reach the prototype when documents are read or stored.
-    if (part === '__proto__') throw mappingError(path, 'field names must not contain "__proto__"');
-  }
-}
-
-function checkIdType(name: string, baseType: BaseType, path: string): void {
-  if (name === '_id' && baseType !== 'id') throw mappingError(path, 'the _id field must have type id');
-  if (name !== '_id' && baseType === 'id') throw mappingError(path, 'type id is reserved for the _id field');
-}
-
-/** "meta" and "meta.author" cannot both be fields: the first would have to be an object. */
-function checkNesting(fields: readonly FieldMapping[], pathOf: (f: FieldMapping) => string): void {
+/**
+ * Whole-mapping rules: "meta" and "meta.author" cannot both be fields (the first would have to be
+ * an object), and a plain field may not match a wildcard pattern (as in Nixiesearch: which
+ * mapping would win is not obvious).
+ */
+export function checkStructure(fields: readonly FieldMapping[], pathOf: (f: FieldMapping) => string, problems: MappingProblems): void {
   const names = new Set(fields.map((f) => f.name));
+  const patterns = fields.filter((f) => isWildcardName(f.name)).map((f) => compilePattern(f.name));
   for (const f of fields) {
     for (let dot = f.name.indexOf('.'); dot >= 0; dot = f.name.indexOf('.', dot + 1)) {
       const parent = f.name.slice(0, dot);
-      if (names.has(parent)) throw mappingError(pathOf(f), `conflicts with field "${parent}", which would have to be an object`);
+      if (names.has(parent)) problems.add(pathOf(f), `conflicts with field "${parent}", which would have to be an object`);
     }
+    if (isWildcardName(f.name)) continue;
+    const match = patterns.find((p) => patternMatches(p, f.name));
+    if (match !== undefined) problems.add(pathOf(f), `also matches the wildcard field "${match.pattern}": rename one of them`);
   }
 }
 
-function splitType(type: string): { baseType: BaseType; multi: boolean } {
+/** "text[]" -> text, multi. */
+export function splitType(type: string): { baseType: BaseType; multi: boolean } {
   const multi = type.endsWith('[]');
   return { baseType: (multi ? type.slice(0, -2) : type) as BaseType, multi };
 }
 
 function idField(): FieldMapping {
-  return { name: '_id', type: 'id', baseType: 'id', multi: false, store: true, filter: false, facet: false, sort: false, required: false, analyzer: null };
+  return { name: '_id', type: 'id', baseType: 'id', multi: false, store: true, filter: false, facet: false, sort: false, required: false, analyzer: null, suggest: null, semantic: null };
 }
 
-/** The one Mapping implementation: frozen fields plus a name index. */
-class FieldTable implements Mapping {
-  readonly fields: readonly FieldMapping[];
-  private readonly byName: ReadonlyMap<string, FieldMapping>;
 
-  constructor(fields: readonly FieldMapping[]) {
-    this.fields = Object.freeze(fields.map((f) => Object.freeze({ ...f })));
-    this.byName = new Map(this.fields.map((f) => [f.name, f]));
-  }
-
-  field(name: string): FieldMapping | undefined {
-    return this.byName.get(name);
-  }
-}
+const jsonKeys = ['name', 'type', 'store', 'filter', 'facet', 'sort', 'required', 'analyzer'] as const;
+const optionalJsonKeys = ['suggest', 'semantic'] as const;
 
 /**
  * The manifest form of a mapping: `{ fields: [{ name, type, store, filter, facet, sort, required,
- * analyzer }] }` in declaration order, every flag explicit so that later default changes never
- * reinterpret an existing index. Two mappings are equal when their JSON forms are.
+ * analyzer, suggest?, semantic? }] }` in declaration order, every flag explicit so that later
+ * default changes never reinterpret an existing index (`suggest` and `semantic` only when set, so
+ * manifests of indexes without them stay as they were). Two mappings are equal when their JSON
+ * forms are.
  */
 export function mappingToJson(m: Mapping): unknown {
   return {
@@ -185,6 +193,8 @@ export function mappingToJson(m: Mapping): unknown {
       sort: f.sort,
       required: f.required,
       analyzer: f.analyzer,
+      ...(f.suggest === null ? {} : { suggest: { ...f.suggest } }),
+      ...(f.semantic === null ? {} : { semantic: { ...f.semantic } }),
     })),
   };
 }
@@ -195,66 +205,77 @@ export function mappingToJson(m: Mapping): unknown {
  * @throws YarrowError(ErrorCode.invalidMapping) naming the path under `mapping`.
  */
 export function mappingFromJson(json: unknown): Mapping {
-  const root = object(json, 'mapping');
-  checkKeys(root, ['fields'], 'mapping');
-  if (!Array.isArray(root.fields)) throw mappingError('mapping.fields', `expected an array but got ${show(root.fields)}`);
-  const items: readonly unknown[] = root.fields;
-  const fields = items.map((item, i) => fieldFromJson(item, `mapping.fields[${i}]`));
+  const problems = new MappingProblems();
+  const root = problems.object(json, 'mapping');
+  problems.throwIfAny();
+  problems.keys(root!, ['fields'], 'mapping');
+  problems.throwIfAny();
+  if (!Array.isArray(root!.fields)) problems.add('mapping.fields', `expected an array but got ${show(root!.fields)}`);
+  problems.throwIfAny();
+  const items = root!.fields as readonly unknown[];
+  const fields: FieldMapping[] = [];
+  items.forEach((item, i) => {
+    const f = fieldFromJson(item, `mapping.fields[${i}]`, problems);
+    if (f !== undefined) fields.push(f);
+  });
+  problems.throwIfAny();
   const seen = new Set<string>();
   fields.forEach((f, i) => {
-    if (seen.has(f.name)) throw mappingError(`mapping.fields[${i}].name`, `duplicate field "${f.name}"`);
+    if (seen.has(f.name)) problems.add(`mapping.fields[${i}].name`, `duplicate field "${f.name}"`);
     seen.add(f.name);
   });
-  if (!seen.has('_id')) throw mappingError('mapping.fields', 'the _id field is missing');
-  checkNesting(fields, (f) => `mapping.fields[${fields.indexOf(f)}]`);
+  if (!seen.has('_id')) problems.add('mapping.fields', 'the _id field is missing');
+  checkStructure(fields, (f) => `mapping.fields[${fields.indexOf(f)}]`, problems);
+  problems.throwIfAny();
   return new FieldTable(fields);
 }
 
-function fieldFromJson(json: unknown, path: string): FieldMapping {
-  const o = object(json, path);
-  checkKeys(o, jsonKeys, path);
-  for (const key of jsonKeys) if (!(key in o)) throw mappingError(`${path}.${key}`, 'missing');
+function fieldFromJson(json: unknown, path: string, problems: MappingProblems): FieldMapping | undefined {
+  const o = problems.object(json, path);
+  if (o === undefined) return undefined;
+  problems.keys(o, [...jsonKeys, ...optionalJsonKeys], path);
+  for (const key of jsonKeys) if (!(key in o)) problems.add(`${path}.${key}`, 'missing');
   const { name, type, analyzer } = o;
-  if (typeof name !== 'string') throw mappingError(`${path}.name`, `expected a string but got ${show(name)}`);
-  checkName(name, `${path}.name`);
+  if (typeof name !== 'string') {
+    if (name !== undefined) problems.add(`${path}.name`, `expected a string but got ${show(name)}`);
+    return undefined;
+  }
+  const nameProblem = fieldNameProblem(name);
+  if (nameProblem !== null) problems.add(`${path}.name`, nameProblem);
   if (typeof type !== 'string' || !fieldTypes.includes(type)) {
-    throw mappingError(`${path}.type`, `expected one of ${fieldTypes.join(', ')} but got ${show(type)}`);
+    problems.add(`${path}.type`, `expected one of ${fieldTypes.join(', ')} but got ${show(type)}`);
+    return undefined;
   }
   const { baseType, multi } = splitType(type);
-  checkIdType(name, baseType, `${path}.type`);
-  if (analyzer !== null && (typeof analyzer !== 'string' || baseType !== 'text')) {
-    throw mappingError(`${path}.analyzer`, `expected ${baseType === 'text' ? 'an analyzer name or null' : 'null'} but got ${show(analyzer)}`);
+  const idProblem = idTypeProblem(name, baseType);
+  if (idProblem !== null) problems.add(`${path}.type`, idProblem);
+  if (analyzer !== undefined && analyzer !== null && (typeof analyzer !== 'string' || baseType !== 'text')) {
+    problems.add(`${path}.analyzer`, `expected ${baseType === 'text' ? 'an analyzer name or null' : 'null'} but got ${show(analyzer)}`);
   }
   const flags = { store: false, filter: false, facet: false, sort: false, required: false };
   for (const key of ['store', 'filter', 'facet', 'sort', 'required'] as const) {
     const v = o[key];
-    if (typeof v !== 'boolean') throw mappingError(`${path}.${key}`, `expected true or false but got ${show(v)}`);
-    flags[key] = v;
+    if (typeof v === 'boolean') flags[key] = v;
+    else if (v !== undefined) problems.add(`${path}.${key}`, `expected true or false but got ${show(v)}`);
   }
-  return { name, type, baseType, multi, ...flags, analyzer };
+  // The JSON forms of suggest and semantic are the parsed objects; re-parse them from their
+  // config spelling so a damaged manifest is caught by the same rules.
+  const suggest = o.suggest === undefined ? null : suggestFromJson(o.suggest, `${path}.suggest`, problems);
+  const semantic = o.semantic === undefined ? null : semanticFromJson(o.semantic, `${path}.semantic`, problems);
+  return { name, type, baseType, multi, ...flags, analyzer: typeof analyzer === 'string' ? analyzer : null, suggest, semantic };
 }
 
-function object(v: unknown, path: string): Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw mappingError(path, `expected an object but got ${show(v)}`);
-  return v as Record<string, unknown>;
+function suggestFromJson(json: unknown, path: string, problems: MappingProblems): SuggestMapping | null {
+  const o = problems.object(json, path);
+  if (o === undefined) return null;
+  problems.keys(o, ['lowercase', 'minTerms', 'maxTerms', 'analyzer'], path);
+  return parseSuggest({ lowercase: o.lowercase, expand: { 'min-terms': o.minTerms, 'max-terms': o.maxTerms }, analyze: o.analyzer }, path, problems);
 }
 
-function checkKeys(o: Record<string, unknown>, allowed: readonly string[], path: string): void {
-  for (const key of Object.keys(o)) {
-    if (!allowed.includes(key)) {
-      const expected = allowed.length === 1 ? `"${allowed[0]}"` : `one of ${allowed.join(', ')}`;
-      throw mappingError(`${path}.${key}`, `unknown key; expected ${expected}`);
-    }
-  }
-}
-
-function show(v: unknown): string {
-  if (v === undefined) return 'nothing';
-  if (v === null) return 'null';
-  if (typeof v === 'object') return Array.isArray(v) ? 'an array' : 'an object';
-  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? JSON.stringify(v) : typeof v;
-}
-
-function mappingError(path: string, reason: string): YarrowError {
-  return new YarrowError(ErrorCode.invalidMapping, `${path}: ${reason}`, { field: path });
+function semanticFromJson(json: unknown, path: string, problems: MappingProblems): SemanticMapping | null {
+  const o = problems.object(json, path);
+  if (o === undefined) return null;
+  const spec: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== null) spec[k] = v;
+  return parseSearch({ semantic: spec }, path.replace(/\.semantic$/, ''), problems).semantic;
 }

@@ -6,7 +6,8 @@
 import type { Analyzer } from '../analysis/analyzer.js';
 import type { DocValuesColumn } from '../codec/doc-values/doc-values-writer.js';
 import { IndexOptions } from '../codec/postings/postings-format.js';
-import type { Mapping } from '../schema/mapping.js';
+import { isWildcardName } from '../schema/field-name.js';
+import type { FieldMapping, Mapping } from '../schema/mapping.js';
 import type { ValidDocument } from '../schema/document.js';
 import { TimeSlicer } from '../event-loop.js';
 import { FieldInverter } from './field-inverter.js';
@@ -39,15 +40,28 @@ export class SegmentBuffer {
   private readonly idToDoc = new Map<string, number>();
   private readonly storedJson: string[] = [];
   private readonly deleted = new Set<number>();
+  /** Fields that have an inverter or column (or need none). */
+  private readonly known = new Set<string>();
   private storedBytes = 0;
 
-  constructor(mapping: Mapping, analyzer: (name: string) => Analyzer) {
-    for (const field of mapping.fields) {
-      if (field.analyzer !== null) this.inverters.push(new FieldInverter(field.name, analyzer(field.analyzer)));
-      if (field.filter || field.facet || field.sort) {
-        const numeric = field.baseType !== 'text' && field.baseType !== 'id';
-        this.columns.push({ field: field.name, numeric, offsets: [0], values: [] });
-      }
+  constructor(
+    private readonly mapping: Mapping,
+    private readonly analyzer: (name: string) => Analyzer,
+  ) {
+    for (const field of mapping.fields) if (!isWildcardName(field.name)) this.addField(field, 0);
+  }
+
+  /**
+   * Starts the inverter and doc-values column of a field; `docs` earlier documents have no value
+   * (fields a wildcard pattern maps appear when a document first has them).
+   */
+  private addField(field: FieldMapping, docs: number): void {
+    this.known.add(field.name);
+    if (field.analyzer !== null) this.inverters.push(new FieldInverter(field.name, this.analyzer(field.analyzer)));
+    // Geopoints are stored only until geo filters exist.
+    if ((field.filter || field.facet || field.sort) && field.baseType !== 'geopoint') {
+      const numeric = field.baseType !== 'text' && field.baseType !== 'id';
+      this.columns.push({ field: field.name, numeric, offsets: new Array<number>(docs + 1).fill(0), values: [] });
     }
   }
 
@@ -74,6 +88,13 @@ export class SegmentBuffer {
     if (previous !== undefined) this.deleted.add(previous);
     this.idToDoc.set(id, docId);
     this.ids.push(id);
+    if (this.mapping.hasWildcards) {
+      for (const name of doc.values.keys()) {
+        if (this.known.has(name)) continue;
+        const field = this.mapping.field(name);
+        if (field !== undefined) this.addField(field, docId);
+      }
+    }
     for (const inv of this.inverters) {
       const values = doc.values.get(inv.field);
       if (values !== undefined && values.length > 0) inv.invert(docId, values);

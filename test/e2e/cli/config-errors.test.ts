@@ -31,7 +31,7 @@ describe('yarrow index file (config)', () => {
     await ws.write('bad-key.yml', 'schema:\n  movies:\n    fields:\n      title:\n        type: text\n        sortable: true\n');
     const run = await ws.run(indexFile('bad-key.yml'));
     assert.equal(run.code, 2);
-    assert.deepEqual(errorLines(run), ['error: bad-key.yml:6: schema.movies.fields.title.sortable: unknown key; expected one of type, store, filter, facet, sort, required, search']);
+    assert.deepEqual(errorLines(run), ['error: bad-key.yml:6: schema.movies.fields.title.sortable: unknown key; expected one of type, store, filter, facet, sort, required, search, suggest']);
   });
 
   it('exits 2 naming the line of a YAML syntax error', async () => {

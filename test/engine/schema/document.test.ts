@@ -247,7 +247,7 @@ describe('validateDocument', () => {
 
   it('rejects a parent of a dotted field that is not an object', () => {
     assertField('meta', 'Ann', 'object', 'string', 'string ("Ann")');
-    assertInvalid({ meta: { stats: [1] } }, { field: 'meta.stats', expected: 'object', actual: 'array', message: 'field "meta.stats": expected object, got array' });
+    assertInvalid({ meta: { stats: [1] } }, { field: 'meta.stats', expected: 'object', actual: 'number', message: 'field "meta.stats": expected object, got number (1)' });
     assertInvalid({ meta: { stats: { pages: 'x' } } }, {
       field: 'meta.stats.pages',
       expected: 'int',

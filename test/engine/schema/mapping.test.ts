@@ -6,7 +6,7 @@ import { ErrorCode, YarrowError } from '../../../src/engine/errors.js';
 import { fieldTypes, mappingFromJson, mappingToJson, parseMapping } from '../../../src/engine/schema/mapping.js';
 import type { FieldMapping } from '../../../src/engine/schema/mapping.js';
 
-const typeList = 'id, text, text[], int, long, float, double, bool, date, datetime, int[], long[], float[], double[], bool[], date[], datetime[]';
+const typeList = 'id, text, text[], int, long, float, double, bool, date, datetime, int[], long[], float[], double[], bool[], date[], datetime[], geopoint';
 
 /** Asserts that `fn` throws invalid_mapping at `path` with a message starting `<path>: <reason>`. */
 function assertMappingError(fn: () => unknown, path: string, reason?: string): void {
@@ -47,11 +47,11 @@ describe('parseMapping', () => {
     );
     assert.deepEqual(m.field('title'), {
       name: 'title', type: 'text', baseType: 'text', multi: false,
-      store: true, filter: false, facet: false, sort: true, required: false, analyzer: 'english',
+      store: true, filter: false, facet: false, sort: true, required: false, analyzer: 'english', suggest: null, semantic: null,
     });
     assert.deepEqual(m.field('genres'), {
       name: 'genres', type: 'text[]', baseType: 'text', multi: true,
-      store: true, filter: true, facet: true, sort: false, required: false, analyzer: null,
+      store: true, filter: true, facet: true, sort: false, required: false, analyzer: null, suggest: null, semantic: null,
     });
     assert.equal(m.field('year')?.baseType, 'int');
     assert.equal(m.field('year')?.analyzer, null);
@@ -62,7 +62,7 @@ describe('parseMapping', () => {
     const m = parseMapping({ fields: { title: { type: 'text' } } }, 'schema.x');
     assert.deepEqual(m.fields[0], {
       name: '_id', type: 'id', baseType: 'id', multi: false,
-      store: true, filter: false, facet: false, sort: false, required: false, analyzer: null,
+      store: true, filter: false, facet: false, sort: false, required: false, analyzer: null, suggest: null, semantic: null,
     });
     assert.equal(m.fields.length, 2);
   });
@@ -134,7 +134,7 @@ describe('parseMapping', () => {
     assertMappingError(
       () => parseMapping({ fields: { t: { type: 'text', index: true } } }, 'schema.x'),
       'schema.x.fields.t.index',
-      'unknown key; expected one of type, store, filter, facet, sort, required, search',
+      'unknown key; expected one of type, store, filter, facet, sort, required, search, suggest (use search, filter, facet or sort)',
     );
   });
 
@@ -153,10 +153,20 @@ describe('parseMapping', () => {
     assertMappingError(at(true, 'int'), 'schema.x.fields.t.search');
     assertMappingError(at({ lexical: {} }, 'date'), 'schema.x.fields.t.search');
     assertMappingError(at('english'), 'schema.x.fields.t.search', 'expected an object but got "english"');
-    assertMappingError(at({ semantic: {} }), 'schema.x.fields.t.search.semantic', 'unknown key; expected "lexical"');
-    assertMappingError(at({}), 'schema.x.fields.t.search.lexical', 'expected an object but got nothing');
+    assertMappingError(at({ vector: {} }), 'schema.x.fields.t.search.vector', 'unknown key; expected one of lexical, semantic');
+    assertMappingError(
+      at({ semantic: {} }),
+      'schema.x.fields.t.search.semantic',
+      'expected "model" (an inference.embedding model that embeds the text) or "dim" (the size of pre-embedded vectors)',
+    );
     assertMappingError(at({ lexical: 'english' }), 'schema.x.fields.t.search.lexical', 'expected an object but got "english"');
     assertMappingError(at({ lexical: { analyzer: 'english' } }), 'schema.x.fields.t.search.lexical.analyzer', 'unknown key; expected "analyze"');
+    assertMappingError(
+      at({ lexical: { language: 'en' } }),
+      'schema.x.fields.t.search.lexical.language',
+      'unknown key; expected "analyze" (the key is "analyze", e.g. analyze: en)',
+    );
+    assertMappingError(at({ type: 'lexical', language: 'en' }), 'schema.x.fields.t.search.type');
     assertMappingError(
       at({ lexical: { analyze: 'klingon' } }),
       'schema.x.fields.t.search.lexical.analyze',
@@ -165,7 +175,9 @@ describe('parseMapping', () => {
   });
 
   it('reserves type id for _id and requires _id to have it', () => {
-    assertMappingError(() => parseMapping({ fields: { _id: { type: 'text' } } }, 'schema.x'), 'schema.x.fields._id.type', 'the _id field must have type id');
+    assertMappingError(() => parseMapping({ fields: { _id: { type: 'int' } } }, 'schema.x'), 'schema.x.fields._id.type', 'the _id field must have type id');
+    // Nixiesearch reads a text _id as the id field.
+    assert.equal(parseMapping({ fields: { _id: { type: 'text' } } }, 'schema.x').field('_id')?.type, 'id');
     assertMappingError(() => parseMapping({ fields: { ref: { type: 'id' } } }, 'schema.x'), 'schema.x.fields.ref.type', 'type id is reserved for the _id field');
   });
 
