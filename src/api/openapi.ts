@@ -39,7 +39,7 @@ export function openApiDocument(role: ServerRole, version: string): Record<strin
     openapi: '3.1.0',
     info: { title: 'Yarrow', version, description: `Yarrow search engine HTTP API (this server runs in ${role} mode).` },
     paths: {
-      '/': { get: { summary: 'Web UI (standalone; a placeholder for now) or server info', responses: { 200: { description: 'a page or server info' } } } },
+      '/': { get: { summary: 'The search page (standalone, search; assets under /ui/) or server info (api)', responses: { 200: { description: 'a page or server info' } } } },
       '/_health': {
         get: {
           summary: 'Liveness and freshness: degraded while a followed index cannot poll for new commits',

@@ -19,6 +19,7 @@ import type { RouteContext, ServerRole } from './route-context.js';
 import { registerIndexRoutes } from './routes/index-routes.js';
 import { registerSearchRoutes } from './routes/search-routes.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
+import { registerUiRoutes } from './routes/ui-routes.js';
 import type { ServedIndex } from './served-index.js';
 
 /** What {@link buildServer} needs. */
@@ -39,6 +40,7 @@ export interface ServerDeps {
 const KNOWN_PATHS: readonly { readonly pattern: RegExp; readonly methods: readonly string[] }[] = [
   { pattern: /^\/$/, methods: ['GET', 'HEAD'] },
   { pattern: /^\/(_health|_indexes|metrics|openapi\.json)$/, methods: ['GET', 'HEAD'] },
+  { pattern: /^\/ui\/[^/]+$/, methods: ['GET', 'HEAD'] },
   { pattern: /^\/[^/_][^/]*\/_index$/, methods: ['POST', 'PUT'] },
   { pattern: /^\/[^/_][^/]*\/_flush$/, methods: ['POST'] },
   { pattern: /^\/[^/_][^/]*\/_search$/, methods: ['GET', 'HEAD', 'POST'] },
@@ -95,6 +97,7 @@ export function buildServer(deps: ServerDeps): { app: FastifyInstance; metrics: 
   });
 
   const service = openApiDocument(ctx.role, ctx.version);
+  registerUiRoutes(app, ctx);
   registerSystemRoutes(app, ctx, deps.plants === undefined ? JSON.stringify(service) : openApiWithPlants(service));
   if (deps.plants !== undefined) registerPlantRoutes(app, deps.plants, ctx.log, ctx.bodyLimit);
   registerIndexRoutes(app, ctx);
