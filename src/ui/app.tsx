@@ -10,7 +10,7 @@ import { HitList } from './components/hit-list.js';
 import { IndexPicker, ModeSwitch, SortPicker } from './components/controls.js';
 import { Pager } from './components/pager.js';
 import { SearchBox } from './components/search-box.js';
-import { loadRecent, saveRecent } from './recent-queries.js';
+import { loadRecent, saveRecent } from './recent-store.js';
 import { PAGE_SIZE } from './search-request.js';
 import type { SearchSession, View } from './search-session.js';
 import { formatState, parseState, toggleFilter } from './url-state.js';

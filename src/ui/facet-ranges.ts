@@ -26,8 +26,8 @@ export function rangeBuckets(min: number, max: number, type: string): RangeValue
   if (!Number.isFinite(min) || !Number.isFinite(max)) return [];
   const isDate = type === 'date' || type === 'datetime';
   const integral = type === 'int' || type === 'long';
-  // One distinct value: one bucket holding it (and anything larger added later).
-  if (max <= min) return [{ from: min }];
+  // One distinct value (or a span too narrow for round bounds): one bucket holding it all.
+  if (max <= min || (max - min) / Math.max(Math.abs(min), Math.abs(max), 1) < 1e-9) return [{ from: min }];
   const unit = isDate ? DAY_MS : 1;
   const step = niceStep((max - min) / unit, integral || isDate) * unit;
   const start = Math.floor(min / step) * step;
@@ -43,7 +43,7 @@ export function rangeBuckets(min: number, max: number, type: string): RangeValue
 
 /** Removes floating-point noise from a bound that should be a multiple of `step` (0.1 + 0.2 …). */
 function roundTo(v: number, step: number): number {
-  const decimals = Math.max(0, -Math.floor(Math.log10(step)) + 1);
+  const decimals = Math.min(20, Math.max(0, -Math.floor(Math.log10(step)) + 1));
   return Number(v.toFixed(decimals));
 }
 
