@@ -35,7 +35,8 @@ export class ApiError extends Error {
 /** One hit as the search API returns it. */
 export interface Hit {
   readonly _id: string;
-  readonly _score: number;
+  /** null when the search sorts by a field and does not score. */
+  readonly _score: number | null;
   readonly _sort?: unknown[];
   readonly _highlight?: Readonly<Record<string, readonly string[]>>;
   readonly [field: string]: unknown;

@@ -47,6 +47,8 @@ function Summary({ view }: { readonly view: View }) {
 export function App({ session, initial }: Props) {
   const [view, setView] = useState<View>(initial);
   const [loading, setLoading] = useState(false);
+  // The state being loaded: controls show it at once (a ticked box stays ticked while its hits load).
+  const [target, setTarget] = useState<PageState>(initial.state);
   const [recent, setRecent] = useState<readonly string[]>(() => (initial.state.index === null ? [] : loadRecent(initial.state.index)));
   const pending = useRef<AbortController | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -57,12 +59,14 @@ export function App({ session, initial }: Props) {
     const controller = new AbortController();
     pending.current = controller;
     setLoading(true);
+    setTarget(state);
     try {
       const next = await session.load(state, api.current, controller.signal);
       if (controller.signal.aborted) return;
       // The URL named no index (or an unknown one): show which one was picked, without a new entry.
       if (next.state.index !== state.index) history.replaceState(null, '', urlOf(next.state));
       setView(next);
+      setTarget(next.state);
       if (next.state.index !== null) setRecent(loadRecent(next.state.index));
       if (focusResults) heading.current?.focus();
     } catch (e) {
@@ -87,8 +91,8 @@ export function App({ session, initial }: Props) {
 
   const { state, schema, result } = view;
   const onSearch = (q: string): void => {
-    if (state.index !== null) setRecent(saveRecent(state.index, q));
-    navigate({ ...state, q, page: 1 });
+    if (target.index !== null) setRecent(saveRecent(target.index, q));
+    navigate({ ...target, q, page: 1 });
   };
 
   return (
@@ -96,13 +100,13 @@ export function App({ session, initial }: Props) {
       <header class="top">
         <h1 class="brand"><a href="/">Yarrow</a></h1>
         <div class="top-controls">
-          <IndexPicker indexes={view.indexes} value={state.index} onChange={(index) => { navigate({ index, q: state.q, mode: 'lexical', sort: '', page: 1, filters: {} }); }} />
+          <IndexPicker indexes={view.indexes} value={target.index} onChange={(index) => { navigate({ index, q: state.q, mode: 'lexical', sort: '', page: 1, filters: {} }); }} />
           <SearchBox query={state.q} recent={recent} onSearch={onSearch} />
         </div>
       </header>
       <div class="layout">
         {schema === null ? null : (
-          <FacetPanels facets={schema.facets} buckets={view.facets} ranges={view.ranges} selected={state.filters} onToggle={(field, value) => { navigate(toggleFilter(state, field, value)); }} />
+          <FacetPanels facets={schema.facets} buckets={view.facets} ranges={view.ranges} selected={target.filters} onToggle={(field, value) => { navigate(toggleFilter(target, field, value)); }} />
         )}
         <main class="results" aria-busy={loading}>
           <div class="results-bar">
@@ -111,8 +115,8 @@ export function App({ session, initial }: Props) {
             </h2>
             {schema === null ? null : (
               <div class="result-controls">
-                <ModeSwitch schema={schema} value={state.mode} onChange={(mode) => { navigate({ ...state, mode, page: 1 }); }} />
-                <SortPicker schema={schema} value={state.sort} onChange={(sort) => { navigate({ ...state, sort, page: 1 }); }} />
+                <ModeSwitch schema={schema} value={target.mode} onChange={(mode) => { navigate({ ...target, mode, page: 1 }); }} />
+                <SortPicker schema={schema} value={target.sort} onChange={(sort) => { navigate({ ...target, sort, page: 1 }); }} />
               </div>
             )}
           </div>

@@ -48,7 +48,8 @@ export function HitList({ hits, schema, first }: { readonly hits: readonly Hit[]
           <li key={hit._id} class="hit" data-id={hit._id}>
             <h3 class="hit-title">{title !== null && hit[title] !== undefined ? <Value hit={hit} field={title} /> : hit._id}</h3>
             <p class="hit-meta">
-              <span class="score" title="BM25 score">score {hit._score.toFixed(3)}</span>
+              {/* A search sorted by a field does not score: _score is null then. */}
+              {typeof hit._score === 'number' ? <span class="score" title="BM25 score">score {hit._score.toFixed(3)}</span> : null}
               <span class="id">id {hit._id}</span>
             </p>
             {texts.map((f) => (
