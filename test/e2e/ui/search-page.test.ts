@@ -121,6 +121,30 @@ describe('search page (chromium)', () => {
     assert.doesNotMatch(html, /<script>|<style|style=|https?:\/\//);
   });
 
+  it('is served by yarrow search too (read-only, same store), while yarrow api keeps its JSON /', async () => {
+    await server.fetch('/movies/_flush', { method: 'POST' });
+    await server.fetch('/books/_flush', { method: 'POST' });
+    const searcher = await ServerProcess.start(ws, 'search');
+    const apiWs = await Workspace.create(CONFIG.replace('local: { path: ./data }', 'memory: {}'));
+    const writer = await ServerProcess.start(apiWs, 'api');
+    try {
+      const res = await searcher.fetch('/');
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-security-policy') ?? '', /default-src 'none'/);
+      const page = await open();
+      const expected = await api('movies', { query: { multi_match: { query: 'world', fields: ['title', 'overview'] } }, size: 10 });
+      await page.goto(`${searcher.url}/?index=movies&q=world`);
+      await waitForIds(page, expected.ids);
+      await page.context().close();
+      const info = (await (await writer.fetch('/')).json()) as { mode: string; indexes: string[] };
+      assert.deepEqual(info, { ...info, mode: 'api', indexes: ['movies', 'books'] });
+    } finally {
+      await searcher.stop('SIGTERM');
+      await writer.stop('SIGTERM');
+      await apiWs.cleanup();
+    }
+  });
+
   it('searches, highlights, filters, pages, reloads, goes back and forward, and switches index', async () => {
     const page = await open();
     const all = await api('movies', { query: { match_all: {} }, sort: ['_score'], size: 10, aggs: { genres: { term: { field: 'genres', size: 10 } } } });
