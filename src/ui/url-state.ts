@@ -6,7 +6,8 @@
  * Parameters: `index`, `q`, `mode` (lexical | semantic | hybrid; default lexical), `sort`
  * (`<field>:asc|desc`; default relevance), `page` (1-based; default 1), and one repeated parameter
  * per facet field holding its selected values: a term (`genres=action&genres=drama`) or a range
- * `<from>..<to>` meaning from <= value < to, either side open (`year=1990..2000`, `rating=8..`).
+ * `<from>..<to>` meaning from <= value < to, either side open, numbers or ISO dates (`year=1990..2000`,
+ * `rating=8..`, `released=2020-01-01..`).
  */
 
 export const SEARCH_MODES = ['lexical', 'semantic', 'hybrid'] as const;
@@ -84,18 +85,30 @@ export interface RangeValue {
   readonly to?: number;
 }
 
-/** Parses `<from>..<to>`; null when the text is not a range. */
+/** One bound: a number, or an ISO date (`2023-01-01`, `2023-01-01T10:00:00Z`) as epoch milliseconds. */
+function parseBound(text: string): number | undefined | null {
+  if (text === '') return undefined;
+  const n = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2})?)?$/.test(text) ? Date.parse(text) : /^[-+\d.eE]+$/.test(text) ? Number(text) : NaN;
+  return Number.isFinite(n) ? n : null;
+}
+
+/** Parses `<from>..<to>` (numbers or ISO dates, either side empty); null when the text is not a range. */
 export function parseRange(text: string): RangeValue | null {
-  const m = /^(-?[\d.eE+-]*)\.\.(-?[\d.eE+-]*)$/.exec(text);
-  if (m === null) return null;
-  const from = m[1] === '' ? undefined : Number(m[1]);
-  const to = m[2] === '' ? undefined : Number(m[2]);
-  if ((from !== undefined && !Number.isFinite(from)) || (to !== undefined && !Number.isFinite(to))) return null;
-  if (from === undefined && to === undefined) return null;
+  const parts = text.split('..');
+  if (parts.length !== 2) return null;
+  const from = parseBound(parts[0]);
+  const to = parseBound(parts[1]);
+  if (from === null || to === null || (from === undefined && to === undefined)) return null;
   return { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
 }
 
-/** Writes a range as `<from>..<to>`. */
-export function formatRange(range: RangeValue): string {
-  return `${range.from === undefined ? '' : String(range.from)}..${range.to === undefined ? '' : String(range.to)}`;
+/** Writes a range as `<from>..<to>`; `dates` writes ISO dates (days when the bounds are midnights). */
+export function formatRange(range: RangeValue, dates = false): string {
+  const show = (v: number | undefined): string => {
+    if (v === undefined) return '';
+    if (!dates) return String(v);
+    const iso = new Date(v).toISOString();
+    return v % 86_400_000 === 0 ? iso.slice(0, 10) : iso;
+  };
+  return `${show(range.from)}..${show(range.to)}`;
 }

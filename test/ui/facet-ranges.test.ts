@@ -14,10 +14,20 @@ describe('rangeBuckets', () => {
     assert.deepEqual(rangeBuckets(1972, 2016, 'int'), [{ to: 1980 }, { from: 1980, to: 1990 }, { from: 1990, to: 2000 }, { from: 2000, to: 2010 }, { from: 2010 }]);
   });
 
+  it('cuts dates on calendar years, months or days', () => {
+    const label = (a: string, b: string): string[] => rangeBuckets(Date.parse(a), Date.parse(b), 'date').map((r) => describeRange(r, 'date'));
+    assert.deepEqual(label('2021-03-04', '2024-12-24'), ['< 2022', '2022', '2023', '≥ 2024']);
+    assert.deepEqual(label('1990-01-01', '2024-12-24'), ['< 2000', '2000 – 2009', '2010 – 2019', '≥ 2020']);
+    assert.deepEqual(label('2023-03-15', '2023-07-01'), ['< 2023-04', '2023-04', '2023-05', '2023-06', '≥ 2023-07']);
+    assert.deepEqual(label('2023-06-01', '2023-06-20').slice(1, 2), ['2023-06-02 – 2023-06-06']);
+  });
+
   it('puts every value between min and max in exactly one of at most 7 buckets', () => {
-    fc.assert(fc.property(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.double({ min: 0, max: 1e6, noNaN: true }), fc.constantFrom('int', 'double'), (lo, span, type) => {
-      const min = type === 'int' ? Math.round(lo) : lo;
-      const max = type === 'int' ? Math.round(lo + span) : lo + span;
+    fc.assert(fc.property(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.double({ min: 0, max: 1e6, noNaN: true }), fc.constantFrom('int', 'double', 'date'), (lo, span, type) => {
+      // Dates: epoch milliseconds from 1938 to 2001, spans up to ~30 years.
+      const scale = type === 'date' ? 1e6 : 1;
+      const min = type === 'double' ? lo : Math.round(lo * scale);
+      const max = type === 'double' ? lo + span : Math.round((lo + span) * scale);
       const buckets = rangeBuckets(min, max, type);
       assert.ok(buckets.length >= 1 && buckets.length <= 7, JSON.stringify(buckets));
       for (const v of [min, max, (min + max) / 2]) assert.equal(bucketOf(buckets, v).length, 1, `${v} in ${JSON.stringify(buckets)}`);
@@ -30,7 +40,7 @@ describe('describeRange', () => {
     assert.equal(describeRange({ from: 1990, to: 2000 }, 'int'), '1990 – 1999');
     assert.equal(describeRange({ to: 1960 }, 'int'), '< 1960');
     assert.equal(describeRange({ from: 8.5 }, 'double'), '≥ 8.5');
-    assert.equal(describeRange({ from: Date.UTC(2001, 0, 1), to: Date.UTC(2001, 0, 8) }, 'date'), '2001-01-01 – 2001-01-08');
+    assert.equal(describeRange({ from: Date.UTC(2001, 0, 1), to: Date.UTC(2001, 0, 8) }, 'date'), '2001-01-01 – 2001-01-07');
   });
 });
 

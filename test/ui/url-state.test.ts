@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EMPTY_STATE, formatState, parseRange, parseState, resultKey, toggleFilter } from '../../src/ui/url-state.js';
+import { EMPTY_STATE, formatRange, formatState, parseRange, parseState, resultKey, toggleFilter } from '../../src/ui/url-state.js';
 
 describe('parseState / formatState', () => {
   it('reads the issue example and writes it back unchanged', () => {
@@ -52,7 +52,14 @@ describe('parseRange', () => {
     assert.deepEqual(parseRange('..-1.5'), { to: -1.5 });
   });
 
+  it('reads ISO dates as epoch milliseconds and writes them back', () => {
+    const r = parseRange('2023-01-01..2024-06-01T12:00:00Z');
+    assert.deepEqual(r, { from: Date.UTC(2023, 0, 1), to: Date.UTC(2024, 5, 1, 12) });
+    assert.equal(formatRange(r, true), '2023-01-01..2024-06-01T12:00:00.000Z');
+    assert.equal(formatRange({ from: 1990, to: 2000 }), '1990..2000');
+  });
+
   it('refuses what is not a range', () => {
-    for (const t of ['action', '..', '1990', 'a..b', '1..2..3']) assert.equal(parseRange(t), null, t);
+    for (const t of ['action', '..', '1990', 'a..b', '1..2..3', '2023-13-45..', '2023..x']) assert.equal(parseRange(t), null, t);
   });
 });

@@ -31,7 +31,7 @@ function termChoices(buckets: readonly Bucket[], selected: readonly string[]): C
 
 function rangeChoices(facet: FacetField, ranges: RangeBuckets, buckets: readonly Bucket[], selected: readonly string[]): Choice[] {
   const specs = ranges[facet.name] ?? [];
-  const choices: Choice[] = specs.map((r, i) => ({ value: formatRange(r), label: describeRange(r, facet.baseType), count: buckets[i]?.count ?? 0 }));
+  const choices: Choice[] = specs.map((r, i) => ({ value: formatRange(r, facet.baseType === 'date' || facet.baseType === 'datetime'), label: describeRange(r, facet.baseType), count: buckets[i]?.count ?? 0 }));
   for (const s of selected) if (!choices.some((c) => c.value === s)) choices.push({ value: s, label: s.replace('..', ' – '), count: 0 });
   return choices.filter((c) => c.count > 0 || selected.includes(c.value));
 }
