@@ -152,6 +152,7 @@ describe('search page (chromium)', () => {
     await waitForIds(page, all.ids);
     assert.match(page.url(), /\?index=movies$/, 'the URL names the index the page picked');
     assert.equal(await shownTotal(page), all.total);
+    assert.equal(await page.locator('fieldset.modes').count(), 0, 'no lexical/semantic/hybrid switch without semantic fields');
 
     // `/` focuses the box; Enter searches.
     await page.locator('body').click({ position: { x: 5, y: 300 } });
