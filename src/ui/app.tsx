@@ -101,7 +101,7 @@ export function App({ session, initial }: Props) {
         <h1 class="brand"><a href="/">Yarrow</a></h1>
         <div class="top-controls">
           <IndexPicker indexes={view.indexes} value={target.index} onChange={(index) => { navigate({ index, q: state.q, mode: 'lexical', sort: '', page: 1, filters: {} }); }} />
-          <SearchBox query={state.q} recent={recent} onSearch={onSearch} />
+          <SearchBox query={target.q} recent={recent} onSearch={onSearch} />
         </div>
       </header>
       <div class="layout">

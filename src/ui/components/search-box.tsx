@@ -21,7 +21,13 @@ export function SearchBox({ query, recent, onSearch }: Props) {
   const [active, setActive] = useState(-1);
   const input = useRef<HTMLInputElement>(null);
 
-  useEffect(() => { setText(query); }, [query]);
+  // Follow the query of a navigation (back/forward, a shared link) in the same render, not in an
+  // effect after paint: a late effect would overwrite what the user has started typing since.
+  const [shownQuery, setShownQuery] = useState(query);
+  if (query !== shownQuery) {
+    setShownQuery(query);
+    setText(query);
+  }
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
