@@ -50,6 +50,20 @@ module.exports = {
       to: { path: '^src/engine/', pathNot: '^src/engine/(index|errors)\\.ts$' },
     },
     {
+      name: 'ui-browser-only',
+      comment: 'src/ui is the search page, bundled for the browser: it reaches the server over HTTP only, never through server modules or Node built-ins.',
+      severity: 'error',
+      from: { path: '^src/ui' },
+      to: { pathNot: '^(src/ui/|node_modules/preact/)' },
+    },
+    {
+      name: 'ui-not-imported',
+      comment: 'The server serves the built page (dist/ui) as files; no server module imports the page\'s code.',
+      severity: 'error',
+      from: { path: '^src/(?!ui/)' },
+      to: { path: '^src/ui/' },
+    },
+    {
       name: 'no-circular',
       comment: 'Import cycles hide layering mistakes.',
       severity: 'error',
@@ -61,6 +75,6 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js'] },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.tsx', '.js'] },
   },
 };

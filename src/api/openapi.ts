@@ -39,7 +39,14 @@ export function openApiDocument(role: ServerRole, version: string): Record<strin
     openapi: '3.1.0',
     info: { title: 'Yarrow', version, description: `Yarrow search engine HTTP API (this server runs in ${role} mode).` },
     paths: {
-      '/': { get: { summary: 'Web UI (standalone; a placeholder for now) or server info', responses: { 200: { description: 'a page or server info' } } } },
+      '/': { get: { summary: 'The search page (standalone, search; assets under /ui/) or server info (api)', responses: { 200: { description: 'a page or server info' } } } },
+      '/ui/{file}': {
+        get: {
+          summary: "The search page's script, stylesheet and source maps (standalone, search)",
+          parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { 200: { description: 'the file (content-hashed name, cacheable for a year)' }, 404: errorResponse('no such file') },
+        },
+      },
       '/_health': {
         get: {
           summary: 'Liveness and freshness: degraded while a followed index cannot poll for new commits',

@@ -21,6 +21,7 @@ import { registerIndexRoutes } from './routes/index-routes.js';
 import { registerInferenceRoutes } from './routes/inference-routes.js';
 import { registerSearchRoutes } from './routes/search-routes.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
+import { registerUiRoutes } from './routes/ui-routes.js';
 import type { ServedIndex } from './served-index.js';
 import type { ServerModule } from './server-module.js';
 
@@ -53,6 +54,7 @@ export interface ServerDeps {
 const KNOWN_PATHS: readonly { readonly pattern: RegExp; readonly methods: readonly string[] }[] = [
   { pattern: /^\/$/, methods: ['GET', 'HEAD'] },
   { pattern: /^\/(_health|_indexes|metrics|openapi\.json)$/, methods: ['GET', 'HEAD'] },
+  { pattern: /^\/ui\/[^/]+$/, methods: ['GET', 'HEAD'] },
   { pattern: /^\/[^/_][^/]*\/_index$/, methods: ['POST', 'PUT'] },
   { pattern: /^\/[^/_][^/]*\/_flush$/, methods: ['POST'] },
   { pattern: /^\/[^/_][^/]*\/_search$/, methods: ['GET', 'HEAD', 'POST'] },
@@ -112,6 +114,8 @@ export function buildServer(deps: ServerDeps): { app: FastifyInstance; metrics: 
   const auth = deps.auth ?? new BearerAuth({});
   const modules = deps.modules ?? [];
   const service = openApiDocument(ctx.role, ctx.version);
+  // The search page and its assets are open, like the system routes: the page asks the API itself.
+  registerUiRoutes(app, ctx);
   const withModules = modules.find((m) => m.openApi !== undefined);
   // System routes stay open (health probes, scrapers); modules authenticate their own requests.
   registerSystemRoutes(app, ctx, withModules?.openApi === undefined ? JSON.stringify(service) : withModules.openApi(service));

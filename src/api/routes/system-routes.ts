@@ -1,22 +1,13 @@
 /**
- * Service endpoints: `GET /`, `/_health` (overall status and each index's served seq and commit
- * age), `/metrics`, `/openapi.json`.
+ * Service endpoints: `/_health` (overall status and each index's served seq and commit age),
+ * `/metrics`, `/openapi.json`. `GET /` is the search page (ui-routes.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { withoutPaths } from '../request-input.js';
 import type { RouteContext } from '../route-context.js';
 
-const PLACEHOLDER_PAGE = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Yarrow</title></head>
-<body><h1>Yarrow</h1><p>The web UI is not part of this build yet. The API is described at <a href="/openapi.json">/openapi.json</a>.</p></body></html>
-`;
-
 /** Registers the service endpoints; `openapi` is the text `/openapi.json` answers. */
 export function registerSystemRoutes(app: FastifyInstance, ctx: RouteContext, openapi: string): void {
-  app.get('/', (_request, reply) => {
-    if (ctx.role === 'standalone') return reply.type('text/html; charset=utf-8').send(PLACEHOLDER_PAGE);
-    return reply.send({ name: 'yarrow', version: ctx.version, mode: ctx.role, indexes: [...ctx.indexes.keys()] });
-  });
   // 200 even when degraded: a searcher whose polls fail still serves its last good commit.
   app.get('/_health', (_request, reply) => {
     // A failed poll's message may name files: only their last component leaves the server.
