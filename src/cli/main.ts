@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { CommanderError } from 'commander';
-import { ConfigError } from '../config/index.js';
+// The leaf module, not the config barrel: `--help` must not load yaml and zod (test/e2e/cli/startup.test.ts).
+import { ConfigError } from '../config/config-error.js';
 import type { Env } from '../config/index.js';
 import { ExitCode, exitCodeOf, errorCodeOf } from './exit-codes.js';
 import type { ModeContext } from './modes/mode-context.js';
