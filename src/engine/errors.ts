@@ -51,7 +51,7 @@ export const errorCatalogue = {
   invalid_config: {
     http: null,
     exit: ExitCode.usage,
-    when: 'the config file cannot be read, is not YAML, or does not match the schema (message names file, line, path)',
+    when: 'the config file cannot be read, is not YAML, mixes the Yarrow and Nixiesearch shapes, or does not match the schema (one line per problem, each naming file, line, path; all problems at once)',
   },
   invalid_mapping: { http: 400, exit: ExitCode.usage, when: 'a mapping is malformed, or differs from the one an existing index was created with' },
   invalid_query: { http: 400, exit: ExitCode.usage, when: 'a search request is malformed (message names the path in the request, expected and actual)' },
