@@ -8,10 +8,12 @@
  *   level 1..levels[ord] takes (m + 1) slots there, count first.
  *
  * Similarity is "larger is closer" (a dot product); the heaps and the neighbour-selection heuristic
- * are written for that. Graph search scores a node's whole unvisited neighbourhood with one batch
- * kernel call.
+ * (neighbour-selection.ts) are written for that. Graph search scores a node's whole unvisited
+ * neighbourhood with one batch kernel call.
  */
+import { NeighbourSelector } from './neighbour-selection.js';
 import { ScoreHeap } from './score-heap.js';
+import { VisitedSet } from './visited-set.js';
 import type { PreparedQuery, VectorStore } from './vector-store.js';
 
 /** Construction parameters. */
@@ -60,16 +62,13 @@ export class HnswGraph {
   private size = 0;
   private entry = -1;
   private top = -1;
-  private visited: Uint32Array;
-  private epoch = 0;
+  private readonly visited: VisitedSet;
   private readonly candidates = new ScoreHeap(256);
   private readonly results = new ScoreHeap(256);
   private resultOrds = new Int32Array(256);
   private resultScores = new Float32Array(256);
   private rng: number;
-  private readonly linkOrds: Int32Array;
-  private readonly linkScores: Float32Array;
-  private readonly linkKept: Int32Array;
+  private readonly selector: NeighbourSelector;
   private readonly levelMult: number;
 
   constructor(
@@ -82,16 +81,14 @@ export class HnswGraph {
     this.m = params.m;
     this.m0 = 2 * params.m;
     this.levelMult = 1 / Math.log(params.m);
-    this.linkOrds = new Int32Array(this.m0 + 1);
-    this.linkScores = new Float32Array(this.m0 + 1);
-    this.linkKept = new Int32Array(this.m0 + 1);
+    this.selector = new NeighbourSelector(store, this.m0);
     this.rng = params.seed >>> 0 || 0x9e3779b9;
     capacity = Math.max(1, capacity);
     this.levels = new Uint8Array(capacity);
     this.level0 = new Int32Array(capacity * (this.m0 + 1));
     this.upperStart = new Int32Array(capacity).fill(-1);
     this.upper = new Int32Array(Math.max(64, capacity >> 2));
-    this.visited = new Uint32Array(capacity);
+    this.visited = new VisitedSet(capacity);
   }
 
   /** A graph over `store` from stored arrays (a graph file). */
@@ -105,7 +102,7 @@ export class HnswGraph {
     g.size = arrays.count;
     g.entry = arrays.entryPoint;
     g.top = arrays.maxLevel;
-    g.visited = new Uint32Array(arrays.count);
+    g.visited.reset(arrays.count);
     return g;
   }
 
@@ -173,7 +170,7 @@ export class HnswGraph {
       const scores = this.resultScores.slice(0, found);
       cur = ords[0];
       curScore = scores[0];
-      const n = this.selectDiverse(ords, scores, found, this.m, selected);
+      const n = this.selector.selectDiverse(ords, scores, found, this.m, selected);
       const arr = this.listsOf(l);
       const at = this.listAt(ord, l);
       arr[at] = n;
@@ -235,8 +232,8 @@ export class HnswGraph {
    */
   private searchLayer(q: PreparedQuery, start: number, startScore: number, ef: number, level: number, accept: ((ord: number) => boolean) | null, visitLimit: number): number {
     const store = this.store;
-    const visited = this.visited;
-    const epoch = this.nextEpoch();
+    const epoch = this.visited.begin(this.size, this.levels.length);
+    const visited = this.visited.marks;
     const candidates = this.candidates;
     const results = this.results;
     candidates.clear();
@@ -290,34 +287,6 @@ export class HnswGraph {
     return results.drainDescending(this.resultOrds, this.resultScores);
   }
 
-  /**
-   * hnswlib's neighbour-selection heuristic: walks the candidates best first and keeps one only if
-   * it is closer to the base than to every neighbour kept so far, so links spread in directions
-   * instead of clustering. `ords`/`scores` are sorted best first; writes at most `max` to `into`.
-   */
-  private selectDiverse(ords: Int32Array, scores: Float32Array, count: number, max: number, into: Int32Array): number {
-    const store = this.store;
-    let n = 0;
-    for (let i = 0; i < count && n < max; i++) {
-      const c = ords[i];
-      let keep = true;
-      if (n > 0) {
-        store.ids.set(into.subarray(0, n));
-        store.scoreIds(store.ordQuery(c), n);
-        const out = store.out;
-        const s = scores[i];
-        for (let j = 0; j < n; j++) {
-          if (out[j] > s) {
-            keep = false;
-            break;
-          }
-        }
-      }
-      if (keep) into[n++] = c;
-    }
-    return n;
-  }
-
   /** Adds `ord` to the neighbours of `node` on `level`, re-selecting them when the list is full. */
   private link(node: number, ord: number, level: number): void {
     const arr = this.listsOf(level);
@@ -329,21 +298,7 @@ export class HnswGraph {
       arr[at] = n + 1;
       return;
     }
-    const store = this.store;
-    const ids = store.ids;
-    for (let i = 0; i < n; i++) ids[i] = arr[at + 1 + i];
-    ids[n] = ord;
-    store.scoreIds(store.ordQuery(node), n + 1);
-    // Scratch arrays of the instance: this runs for most insertions once lists fill up.
-    const ords = this.linkOrds;
-    const scores = this.linkScores;
-    ords.set(ids.subarray(0, n + 1));
-    scores.set(store.out.subarray(0, n + 1));
-    sortDescending(ords, scores, n + 1);
-    const into = this.linkKept;
-    const kept = this.selectDiverse(ords, scores, n + 1, max, into);
-    arr[at] = kept;
-    arr.set(into.subarray(0, kept), at + 1);
+    this.selector.reselect(arr, at, node, ord, max);
   }
 
   /** The array holding the neighbour lists of `level` (read again after an insert grows it). */
@@ -365,15 +320,6 @@ export class HnswGraph {
     return Math.min(MAX_LEVEL, Math.floor(-Math.log(1 - u) * this.levelMult));
   }
 
-  private nextEpoch(): number {
-    if (this.visited.length < this.size) this.visited = new Uint32Array(Math.max(this.size, this.levels.length));
-    if (++this.epoch === 0xffffffff) {
-      this.visited.fill(0);
-      this.epoch = 1;
-    }
-    return this.epoch;
-  }
-
   private ensureCapacity(n: number): void {
     const cap = this.levels.length;
     if (n <= cap) return;
@@ -385,8 +331,7 @@ export class HnswGraph {
     const starts = new Int32Array(next).fill(-1);
     starts.set(this.upperStart);
     this.upperStart = starts;
-    this.visited = new Uint32Array(next);
-    this.epoch = 0;
+    this.visited.reset(next);
   }
 }
 
@@ -394,20 +339,4 @@ function grow32(a: Int32Array, size: number): Int32Array {
   const b = new Int32Array(size);
   b.set(a);
   return b;
-}
-
-/** Sorts parallel arrays by score, largest first (insertion sort: lists are at most 2m + 1 long). */
-function sortDescending(ords: Int32Array, scores: Float32Array, count: number): void {
-  for (let i = 1; i < count; i++) {
-    const s = scores[i];
-    const o = ords[i];
-    let j = i - 1;
-    while (j >= 0 && scores[j] < s) {
-      scores[j + 1] = scores[j];
-      ords[j + 1] = ords[j];
-      j--;
-    }
-    scores[j + 1] = s;
-    ords[j + 1] = o;
-  }
 }
