@@ -61,12 +61,7 @@ export class NearRealTimeReader implements IndexReader {
   }
 
   search(prepared: PreparedSearch, started: number): SearchResponse {
-    const snapshot = this.acquireSnapshot();
-    try {
-      return runSearch(snapshot, prepared, started);
-    } finally {
-      snapshot.release();
-    }
+    return searchSnapshot(this.acquireSnapshot(), prepared, started);
   }
 
   reload(): Promise<number> {
@@ -113,12 +108,7 @@ export class CommitReader implements IndexReader {
   }
 
   search(prepared: PreparedSearch, started: number): SearchResponse {
-    const snapshot = this.acquireSnapshot();
-    try {
-      return runSearch(snapshot, prepared, started);
-    } finally {
-      snapshot.release();
-    }
+    return searchSnapshot(this.acquireSnapshot(), prepared, started);
   }
 
   /** Switches to the newest commit if there is one; returns its seq. */
@@ -135,6 +125,15 @@ export class CommitReader implements IndexReader {
 
   close(): void {
     this.snapshot.release();
+  }
+}
+
+/** Runs one search on an acquired snapshot and releases it, whatever the search throws. */
+function searchSnapshot(snapshot: Snapshot, prepared: PreparedSearch, started: number): SearchResponse {
+  try {
+    return runSearch(snapshot, prepared, started);
+  } finally {
+    snapshot.release();
   }
 }
 

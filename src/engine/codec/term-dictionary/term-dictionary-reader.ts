@@ -264,21 +264,5 @@ function readInfo(r: ByteReader, term: string): TermEntry {
 function readEntry(r: ByteReader, previous: string): TermEntry {
   const shared = r.readVarint();
   const suffix = r.readString();
-  const term = shared === 0 ? suffix : previous.slice(0, shared) + suffix;
-  const docFreq = r.readVarint();
-  const totalTermFreq = r.readVarint() + docFreq;
-  const pointer = r.readVarint();
-  const positionsOffset = r.readVarint();
-  const maxFreq = r.readVarint();
-  const minNorm = r.readByte();
-  return {
-    term,
-    docFreq,
-    totalTermFreq,
-    postingsOffset: docFreq === 1 ? -1 : pointer,
-    singletonDoc: docFreq === 1 ? pointer : -1,
-    positionsOffset,
-    maxFreq,
-    minNorm,
-  };
+  return readInfo(r, shared === 0 ? suffix : previous.slice(0, shared) + suffix);
 }
