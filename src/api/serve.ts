@@ -2,6 +2,7 @@
  * Runs a server until its signal fires, then shuts down gracefully: stop accepting, let in-flight
  * requests finish, close every index (a writable one commits what is buffered), resolve 0.
  */
+import { YarrowError } from '../engine/index.js';
 import type { Logger } from '../engine/index.js';
 import type { BearerAuth } from './bearer-auth.js';
 import type { ApiMetrics } from './metrics.js';
@@ -46,7 +47,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     else options.signal.addEventListener('abort', () => { resolve(); }, { once: true });
   });
   try {
-    await app.listen({ host: options.host, port: options.port });
+    await listen(app, options.host, options.port);
     const address = app.server.address();
     const port = typeof address === 'object' && address !== null ? address.port : options.port;
     const names = [...options.indexes.keys()];
@@ -72,4 +73,15 @@ export async function serve(options: ServeOptions): Promise<number> {
   }
   log.info('shut down cleanly');
   return 0;
+}
+
+/** `app.listen`, with a port another process holds turned into one readable `address_in_use` error. */
+async function listen(app: ReturnType<typeof buildServer>['app'], host: string, port: number): Promise<void> {
+  try {
+    await app.listen({ host, port });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+    const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+    throw new YarrowError('address_in_use', `cannot listen on ${where}: the address is already in use (another process holds it; choose another port with -p)`, { host, port }, { cause: e });
+  }
 }

@@ -69,6 +69,11 @@ export const errorCatalogue = {
     exit: ExitCode.failure,
     when: 'a source cannot be listed or read: missing path, HTTP error status, unknown bucket, unreachable endpoint, corrupt compressed data, no files under the URL, a Kafka topic that does not exist or brokers unreachable at start, a failed consumer group',
   },
+  address_in_use: {
+    http: null,
+    exit: ExitCode.usage,
+    when: '`standalone`, `api`, `search`: another process already listens on the HTTP host and port (message names them; choose another port with `-p`)',
+  },
   not_available: { http: null, exit: ExitCode.failure, when: 'a mode or store that this build does not provide yet' },
   index_closed: { http: 503, exit: ExitCode.failure, when: 'an operation on a closed index (a bug in the caller; over HTTP: a request racing shutdown)' },
   interrupted: {
