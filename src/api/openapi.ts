@@ -58,6 +58,12 @@ export function openApiDocument(role: ServerRole, version: string): Record<strin
           },
         },
       },
+      '/health': {
+        get: {
+          summary: 'The same as /_health, at the path Kubernetes probes and Nixiesearch 0.8 clients call (open without a token)',
+          responses: { 200: { description: 'the /_health body', ...json({ type: 'object', properties: { status: { enum: ['ok', 'degraded'] }, indexes: { type: 'object', additionalProperties: { type: 'object' } } } }) } },
+        },
+      },
       '/_indexes': { get: { summary: 'The served indexes with their figures', responses: { 200: { description: 'indexes', ...json({ type: 'object', properties: { indexes: { type: 'array', items: { $ref: '#/components/schemas/IndexFigures' } } } }) } } } },
       '/metrics': { get: { summary: 'Prometheus metrics', responses: { 200: { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
       '/openapi.json': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } } },

@@ -53,7 +53,7 @@ export interface ServerDeps {
 /** Paths the server knows and the methods each answers (HEAD comes with GET). */
 const KNOWN_PATHS: readonly { readonly pattern: RegExp; readonly methods: readonly string[] }[] = [
   { pattern: /^\/$/, methods: ['GET', 'HEAD'] },
-  { pattern: /^\/(_health|_indexes|metrics|openapi\.json)$/, methods: ['GET', 'HEAD'] },
+  { pattern: /^\/(_health|health|_indexes|metrics|openapi\.json)$/, methods: ['GET', 'HEAD'] },
   { pattern: /^\/ui\/[^/]+$/, methods: ['GET', 'HEAD'] },
   { pattern: /^\/[^/_][^/]*\/_index$/, methods: ['POST', 'PUT'] },
   { pattern: /^\/[^/_][^/]*\/_flush$/, methods: ['POST'] },

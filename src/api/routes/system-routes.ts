@@ -1,15 +1,15 @@
 /**
- * Service endpoints: `/_health` (overall status and each index's served seq and commit age),
- * `/metrics`, `/openapi.json`. `GET /` is the search page (ui-routes.ts).
+ * Service endpoints: `/_health` (overall status and each index's served seq and commit age; also at
+ * `/health`, the path Kubernetes probes and Nixiesearch 0.8 clients call), `/metrics`, `/openapi.json`. `GET /` is the search page (ui-routes.ts).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { withoutPaths } from '../request-input.js';
 import type { RouteContext } from '../route-context.js';
 
 /** Registers the service endpoints; `openapi` is the text `/openapi.json` answers. */
 export function registerSystemRoutes(app: FastifyInstance, ctx: RouteContext, openapi: string): void {
   // 200 even when degraded: a searcher whose polls fail still serves its last good commit.
-  app.get('/_health', (_request, reply) => {
+  const health = (_request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     // A failed poll's message may name files: only their last component leaves the server.
     const indexes = Object.fromEntries(
       [...ctx.indexes].map(([name, served]) => {
@@ -19,7 +19,9 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: RouteContext, op
     );
     const degraded = Object.values(indexes).some((h) => h.status !== 'ok');
     return reply.send({ status: degraded ? 'degraded' : 'ok', indexes });
-  });
+  };
+  app.get('/_health', health);
+  app.get('/health', health);
   app.get('/openapi.json', (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
   app.get('/metrics', async (_request, reply) => {
     const { contentType, text } = await ctx.metrics.render();
