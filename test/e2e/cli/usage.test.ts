@@ -101,8 +101,8 @@ describe('yarrow (command line)', () => {
     for (const mode of [['api'], ['index', 'api'], ['standalone'], ['search']]) {
       const run = await ws.run([...mode, '-c', 'conf.yml', '-h', '127.0.0.1', '-p', port]);
       // -h consumed 127.0.0.1 as its value, so the mode ran and tried to bind that host.
-      assert.equal(run.code, 1, mode.join(' '));
-      assert.deepEqual(errorLines(run), [`error: listen EADDRINUSE: address already in use 127.0.0.1:${port}`]);
+      assert.equal(run.code, 2, mode.join(' '));
+      assert.deepEqual(errorLines(run), [`error: cannot listen on 127.0.0.1:${port}: the address is already in use (another process holds it; choose another port with -p)`]);
       const missing = await ws.run([...mode, '-c', 'conf.yml', '-h']);
       assert.equal(missing.code, 2);
       assert.match(missing.stderr, /option '-h, --host <host>' argument missing/);
