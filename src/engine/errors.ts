@@ -74,6 +74,11 @@ export const errorCatalogue = {
     exit: ExitCode.usage,
     when: '`standalone`, `api`, `search`: another process already listens on the HTTP host and port (message names them; choose another port with `-p`)',
   },
+  bucket_not_found: {
+    http: 503,
+    exit: ExitCode.failure,
+    when: 'the S3 bucket a store names does not exist (message names the bucket and the endpoint)',
+  },
   not_available: { http: null, exit: ExitCode.failure, when: 'a mode or store that this build does not provide yet' },
   index_closed: { http: 503, exit: ExitCode.failure, when: 'an operation on a closed index (a bug in the caller; over HTTP: a request racing shutdown)' },
   interrupted: {

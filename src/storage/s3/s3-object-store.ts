@@ -2,7 +2,8 @@
  * The few S3 calls an index needs, on the objects under one `bucket/prefix/`: whole and ranged GETs
  * (conditional on an ETag), PUTs (conditional on `If-None-Match: *` or `If-Match`), multipart
  * uploads of large files, deletes and listing. It counts the bytes it moves, for metrics and
- * benchmarks, and turns "no such key" into the engine's `file_not_found`.
+ * benchmarks, and turns "no such key" into the engine's `file_not_found` and "no such bucket" into
+ * `bucket_not_found`.
  */
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -15,6 +16,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { YarrowError } from '../../engine/errors.js';
 import { fileNotFoundError, rangePastEndError } from '../lock-owner.js';
 
 /** Where an index's objects live and how to reach the server. */
@@ -69,6 +71,25 @@ export class S3ObjectStore {
   ) {
     const trimmed = location.prefix.replace(/^\/+|\/+$/g, '');
     this.keyPrefix = trimmed === '' ? '' : `${trimmed}/`;
+    // Every call (multipart uploads too) goes through the client: a missing bucket becomes one
+    // readable error there, and is never mistaken for a missing key.
+    client.middlewareStack.add(
+      (next) => async (args) => {
+        try {
+          return await next(args);
+        } catch (error) {
+          if ((error as { name?: string } | null)?.name === 'NoSuchBucket') throw this.bucketNotFound(error);
+          throw error;
+        }
+      },
+      { step: 'initialize', name: 'yarrowNoSuchBucket', override: true },
+    );
+  }
+
+  private bucketNotFound(cause: unknown): YarrowError {
+    const { bucket, endpoint, region } = this.location;
+    const at = endpoint ?? `AWS S3${region === undefined ? '' : ` (${region})`}`;
+    return new YarrowError('bucket_not_found', `S3 bucket ${bucket} does not exist at ${at} (store ${this.describe()}): create it or fix store.s3.bucket`, { bucket, ...(endpoint === undefined ? {} : { endpoint }) }, { cause });
   }
 
   /** `s3://bucket/prefix/`, for logs and error messages. */
