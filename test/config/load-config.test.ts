@@ -1,17 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, DEFAULT_STORE_PATH, parseConfig } from '../../src/config/index.js';
+import { DEFAULT_STORE_PATH, parseConfig } from '../../src/config/index.js';
+import { configError } from '../helpers/config-error.js';
 import { analyzerNames } from '../../src/engine/analysis/analyzers.js';
-
-function configError(text: string, env: Record<string, string> = {}): ConfigError {
-  try {
-    parseConfig(text, 'c.yml', env);
-  } catch (e) {
-    if (e instanceof ConfigError) return e;
-    throw e;
-  }
-  assert.fail('expected a ConfigError');
-}
 
 describe('parseConfig', () => {
   it('fills in the documented defaults', () => {

@@ -1,16 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, indexingOf, parseConfig, resolveIndexName, storeOf } from '../../src/config/index.js';
-
-function configError(text: string, env: Record<string, string> = {}): ConfigError {
-  try {
-    parseConfig(text, 'c.yml', env);
-  } catch (e) {
-    if (e instanceof ConfigError) return e;
-    throw e;
-  }
-  return assert.fail('expected a ConfigError');
-}
+import { indexingOf, parseConfig, resolveIndexName, storeOf } from '../../src/config/index.js';
+import { configError } from '../helpers/config-error.js';
 
 const nixie = `core:
   host: 127.0.0.1

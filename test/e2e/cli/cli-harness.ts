@@ -2,9 +2,12 @@
  * Runs the built `yarrow` executable (dist/cli.js) as a child process in a temporary workspace,
  * and reads back what it indexed through the library API.
  */
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,4 +110,13 @@ export function movieLines(prefix: string, n: number, year = 2000): string {
   let out = '';
   for (let i = 1; i <= n; i++) out += `${JSON.stringify({ _id: `${prefix}${i}`, title: `Movie ${prefix} ${i}`, genres: ['drama'], year: year + i })}\n`;
   return out;
+}
+
+/** Listens on a loopback port the OS picks and keeps it, so the CLI cannot take it. */
+export async function holdPort(): Promise<{ port: number; server: Server }> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  assert.ok(address !== null && typeof address === 'object');
+  return { port: address.port, server };
 }

@@ -1,10 +1,8 @@
 /** Nixiesearch 0.8-shaped configs drive the real executable: stores, aliases, core settings and errors (issue 15). */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-import type { Server } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { CLI, errorLines, movieLines, Workspace } from './cli-harness.js';
+import { CLI, errorLines, holdPort, movieLines, Workspace } from './cli-harness.js';
 import { ServerProcess } from '../api/server-harness.js';
 
 const NIXIE_CONFIG = `core:
@@ -25,15 +23,6 @@ schema:
       title: { type: text, search: { lexical: { analyze: english } } }
       year: { type: int, filter: true, facet: true }
 `;
-
-/** A port held by this process, so nothing else can take it while it is held. */
-async function holdPort(): Promise<{ port: number; server: Server }> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  assert.ok(address !== null && typeof address === 'object');
-  return { port: address.port, server };
-}
 
 /** Starts `yarrow standalone -c conf.yml` with no host or port flags; resolves with the URL it logs. */
 async function startWithoutFlags(ws: Workspace, env: Record<string, string>): Promise<{ url: string; stop: () => Promise<void> }> {

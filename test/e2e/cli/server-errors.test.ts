@@ -4,20 +4,10 @@
  * `GET /health` answers like `GET /_health`, open even when reads need a token.
  */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import type { Server } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { errorLines, MOVIES_SCHEMA, Workspace } from './cli-harness.js';
+import { errorLines, holdPort, MOVIES_SCHEMA, Workspace } from './cli-harness.js';
 import { ServerProcess } from '../api/server-harness.js';
-
-/** Listens on a loopback port the OS picks and keeps it, so the CLI cannot take it. */
-async function holdPort(): Promise<{ port: number; server: Server }> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  assert.ok(address !== null && typeof address === 'object');
-  return { port: address.port, server };
-}
 
 describe('yarrow HTTP modes on a port another process holds', () => {
   let ws: Workspace;
