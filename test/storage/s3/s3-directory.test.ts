@@ -271,4 +271,28 @@ describe('S3Directory', () => {
       await writer.cleanup();
     }
   });
+
+  it('ships a segment\'s vectors and HNSW files: a read-only index on another directory answers knn', async () => {
+    const writer = await fresh();
+    const reader = await openOn(writer.bucket, writer.endpoint, { readOnly: true });
+    const mapping = { fields: { title: { type: 'text', search: { semantic: { dim: 3, distance: 'cosine' } } } } };
+    const index = await Index.open(writer.dir, { name: 'vectors', mapping, refreshIntervalMs: 0 });
+    try {
+      await index.upsert([{ _id: 'x', title: { text: 'x axis', embedding: [1, 0, 0] } }, { _id: 'y', title: { text: 'y axis', embedding: [0, 1, 0] } }]);
+      await index.commit();
+      const shipped = (await reader.store.list()).filter((n) => /\.0\.(vec|hnsw)$/.test(n));
+      assert.equal(shipped.length, 2, shipped.join(' '));
+      const follower = await Index.open(reader.dir, { readOnly: true });
+      try {
+        const hits = follower.search({ query: { knn: { field: 'title', query_vector: [0.1, 0.9, 0] } } }).hits;
+        assert.deepEqual(hits.map((h) => h._id), ['y', 'x']);
+      } finally {
+        await follower.close();
+      }
+    } finally {
+      await index.close();
+      await reader.cleanup();
+      await writer.cleanup();
+    }
+  });
 });
