@@ -28,9 +28,12 @@ import { validateDocument } from './schema/document.js';
 import type { DocumentLocation, ValidDocument } from './schema/document.js';
 import { mappingFromJson } from './schema/mapping.js';
 import type { Mapping } from './schema/mapping.js';
+import { parseFilters } from './search/filter.js';
+import { matchingIds } from './search/matching-ids.js';
+import { invalid } from './search/query.js';
 import { prepareSearch } from './search/search-request.js';
 import type { SearchRequest, SearchResponse } from './search/search-request.js';
-import { readVerified, SegmentLoad } from './segment/segment-reader.js';
+import { readVerified, SegmentLoad, SegmentReader } from './segment/segment-reader.js';
 
 export type { SearchRequest, SearchResponse, SearchHit } from './search/search-request.js';
 export type { BatchSource } from './commit/document-writer.js';
@@ -144,6 +147,33 @@ export class Index {
   /** Deletes documents by id (durable once resolved, visible after the next refresh). */
   async delete(ids: readonly string[]): Promise<void> {
     return this.writer().delete(ids);
+  }
+
+  /**
+   * Deletes every live document that `filters` (`{ include?, exclude? }`, as in a search request)
+   * accepts; resolves to how many. Writes made before the call are included (it refreshes first).
+   * A request without a filter is refused: deleting everything takes an explicit filter, not an
+   * omission. Durable once resolved, visible after the next refresh.
+   */
+  async deleteByFilter(filters: unknown): Promise<{ deleted: number }> {
+    const filter = parseFilters(filters, this.mapping);
+    if (filter === null) throw invalid('filters', 'a delete needs a filter (include and/or exclude); an empty request deletes nothing rather than everything', { expected: 'filters: {include, exclude}' });
+    const writes = this.writer();
+    await writes.refresh();
+    const snapshot = this.reader().acquireSnapshot();
+    let ids: string[];
+    try {
+      ids = await matchingIds(snapshot, filter, (reader) => SegmentReader.open(this.dir, reader.info));
+    } finally {
+      snapshot.release();
+    }
+    if (ids.length > 0) await writes.delete(ids);
+    return { deleted: ids.length };
+  }
+
+  /** See {@link DocumentWrites.forceMerge}. */
+  async forceMerge(maxSegments: number): Promise<void> {
+    return this.writer().forceMerge(maxSegments);
   }
 
   /** Makes everything written so far searchable. */
