@@ -43,7 +43,7 @@ after(async () => {
 async function openIndex(searchable = true): Promise<{ index: Index; path: string }> {
   const path = await mkdtemp(join(tmpdir(), 'yarrow-force-merge-'));
   temps.push(path);
-  const index = await Index.open(new LocalDirectory(path), { name: 'm', mapping, refreshIntervalMs: 0, searchable, writer: { merges: false } });
+  const index = await Index.open(await LocalDirectory.open(path), { name: 'm', mapping, refreshIntervalMs: 0, searchable, writer: { merges: false } });
   return { index, path };
 }
 const docs = (from: number, n: number): object[] => Array.from({ length: n }, (_, i) => ({ _id: `d${from + i}`, title: `doc ${from + i}`, year: 2000 + ((from + i) % 5), genre: (from + i) % 2 === 0 ? 'even' : 'odd' }));
@@ -64,7 +64,7 @@ describe('Index.forceMerge', () => {
     assert.equal(index.stats().segments, 1);
     assert.equal(index.stats().docs, 48);
     await index.close();
-    const reopened = await Index.open(new LocalDirectory(path), { refreshIntervalMs: 0 });
+    const reopened = await Index.open(await LocalDirectory.open(path), { refreshIntervalMs: 0 });
     const s = reopened.stats();
     assert.deepEqual([s.segments, s.docs], [1, 48]);
     assert.equal(reopened.search({ query: { match: { title: 'd3' } } }).total, 0);
@@ -76,7 +76,7 @@ describe('Index.forceMerge', () => {
     const { index, path } = await openIndex();
     await index.upsert(docs(0, 3));
     await index.close();
-    const ro = await Index.open(new LocalDirectory(path), { readOnly: true });
+    const ro = await Index.open(await LocalDirectory.open(path), { readOnly: true });
     await assert.rejects(ro.forceMerge(1), (e: unknown) => e instanceof YarrowError && e.code === ErrorCode.indexClosed);
   });
 });
@@ -94,7 +94,7 @@ describe('Index.deleteByFilter', () => {
       assert.equal(r.deleted, expected.length);
       assert.equal((await index.deleteByFilter({ include: { term: { genre: 'even' } }, exclude: { range: { year: { gte: 2003 } } } })).deleted, 0);
       await index.close();
-      const reopened = await Index.open(new LocalDirectory(path), { refreshIntervalMs: 0 });
+      const reopened = await Index.open(await LocalDirectory.open(path), { refreshIntervalMs: 0 });
       const left = reopened.search({ size: 100 }).hits.map((h) => Number(h._id.slice(1)));
       assert.deepEqual(left.sort((a, b) => a - b), Array.from({ length: 30 }, (_, i) => i).filter((i) => !expected.includes(i)));
       await reopened.close();
