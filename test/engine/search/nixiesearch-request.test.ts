@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ErrorCode, YarrowError } from '../../../src/engine/errors.js';
 import { Index } from '../../../src/engine/search-index.js';
-import type { SearchRequest } from '../../../src/engine/search-index.js';
 import { MemoryDirectory } from '../../../src/storage/memory-directory.js';
 
 const mapping = {
