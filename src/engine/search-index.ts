@@ -33,6 +33,7 @@ import { matchingIds } from './search/matching-ids.js';
 import { invalid } from './search/query.js';
 import { prepareSearch } from './search/search-request.js';
 import type { SearchRequest, SearchResponse } from './search/search-request.js';
+import { segmentBytes } from './segment/segment-info.js';
 import { readVerified, SegmentLoad, SegmentReader } from './segment/segment-reader.js';
 
 export type { SearchRequest, SearchResponse, SearchHit } from './search/search-request.js';
@@ -77,6 +78,19 @@ export interface IndexStats {
   /** Commits and refreshes this process made since it opened the index (automatic ones too). */
   readonly commits: number;
   readonly refreshes: number;
+}
+
+/** One segment of the served snapshot, for `/v1/index/<index>/stats`. */
+export interface SegmentFigures {
+  readonly name: string;
+  /** Position of the segment's first doc among all segments of the snapshot. */
+  readonly docBase: number;
+  readonly maxDoc: number;
+  readonly liveDocs: number;
+  readonly files: readonly string[];
+  /** Full-text fields with postings in the segment. */
+  readonly fields: readonly string[];
+  readonly sizeBytes: number;
 }
 
 /** A named index in a Directory: a write side and a read side; see the module comment. */
@@ -227,6 +241,24 @@ export class Index {
         sizeBytes,
         ...this.writes.figures(),
       };
+    } finally {
+      snapshot.release();
+    }
+  }
+
+  /** The segments of the snapshot searches see now. */
+  segmentFigures(): SegmentFigures[] {
+    const snapshot = this.reader().acquireSnapshot();
+    try {
+      return snapshot.segments.map(({ reader, liveDocs, docBase }) => ({
+        name: reader.info.name,
+        docBase,
+        maxDoc: reader.maxDoc,
+        liveDocs: liveDocs.liveCount,
+        files: reader.info.files.map((f) => f.name),
+        fields: Object.keys(reader.info.fieldStats),
+        sizeBytes: segmentBytes(reader.info),
+      }));
     } finally {
       snapshot.release();
     }
