@@ -19,6 +19,8 @@ export interface RouteContext {
   /** Largest accepted request body, in bytes (received and decoded). */
   readonly bodyLimit: number;
   readonly version: string;
+  /** Other names of the indexes (config `alias`), alias -> index name; none by default. */
+  readonly aliases?: ReadonlyMap<string, string>;
 }
 
 /** True when the role serves `_index` and `_flush`. */
@@ -45,9 +47,12 @@ export function requireSearch(ctx: RouteContext): void {
   }
 }
 
-/** The served index called `name`; 404 when there is none. */
+/**
+ * The served index called `name`, or that has `name` as an alias: every route takes its index
+ * through here, so an alias works wherever an index name does. 404 when there is none.
+ */
 export function lookupIndex(ctx: RouteContext, name: string): ServedIndex {
-  const served = ctx.indexes.get(name);
+  const served = ctx.indexes.get(name) ?? ctx.indexes.get(ctx.aliases?.get(name) ?? '');
   // The message names the missing index only: which indexes exist is not told to a stranger.
   if (served === undefined) throw new HttpError(HttpErrorType.indexNotFound, `no index "${name}" on this server`, { index: name });
   return served;

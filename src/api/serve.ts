@@ -25,6 +25,12 @@ export interface ServeOptions {
   readonly auth?: BearerAuth;
   /** Mounted parts (the plant store); closed after the indexes. */
   readonly modules?: readonly ServerModule[];
+  /** Other names of the indexes (config `alias`), alias -> index name. */
+  readonly aliases?: ReadonlyMap<string, string>;
+  /** The loaded config, for `GET /v1/system/config` (secrets redacted there). */
+  readonly config?: unknown;
+  /** Config `api.cors.origins`; none: CORS off. */
+  readonly corsOrigins?: readonly string[];
   /** Fires on SIGINT / SIGTERM. */
   readonly signal: AbortSignal;
 }
@@ -41,6 +47,9 @@ export async function serve(options: ServeOptions): Promise<number> {
     ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
     ...(options.auth === undefined ? {} : { auth: options.auth }),
     ...(options.modules === undefined ? {} : { modules: options.modules }),
+    ...(options.aliases === undefined ? {} : { aliases: options.aliases }),
+    ...(options.config === undefined ? {} : { config: options.config }),
+    ...(options.corsOrigins === undefined ? {} : { corsOrigins: options.corsOrigins }),
   });
   const stopped = new Promise<void>((resolve) => {
     if (options.signal.aborted) resolve();

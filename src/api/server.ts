@@ -5,6 +5,7 @@
  * themselves under the limit. Errors become SPEC §4.1 bodies; a path that exists with another
  * method answers 405 with Allow, any other path 404.
  */
+import cors from '@fastify/cors';
 import { fastify } from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../engine/index.js';
@@ -19,9 +20,11 @@ import { DEFAULT_BODY_LIMIT } from './request-body.js';
 import type { RouteContext, ServerRole } from './route-context.js';
 import { registerIndexRoutes } from './routes/index-routes.js';
 import { registerInferenceRoutes } from './routes/inference-routes.js';
+import { registerMaintenanceRoutes } from './routes/maintenance-routes.js';
 import { registerSearchRoutes } from './routes/search-routes.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
 import { registerUiRoutes } from './routes/ui-routes.js';
+import { registerV1Routes } from './routes/v1-routes.js';
 import type { ServedIndex } from './served-index.js';
 import type { ServerModule } from './server-module.js';
 
@@ -48,6 +51,12 @@ export interface ServerDeps {
   readonly modules?: readonly ServerModule[];
   /** Embedding models (`inference.embedding`), served at `POST /inference/embedding/<model>`. */
   readonly embedders?: ReadonlyMap<string, EmbeddingModel>;
+  /** Other names of the indexes (config `alias`), alias -> index name. */
+  readonly aliases?: ReadonlyMap<string, string>;
+  /** The loaded config, shown with secrets redacted at `GET /v1/system/config`. */
+  readonly config?: unknown;
+  /** Origins browsers may call from (config `api.cors.origins`; `*` for any); none: CORS off. */
+  readonly corsOrigins?: readonly string[];
 }
 
 /** Paths the server knows and the methods each answers (HEAD comes with GET). */
@@ -59,6 +68,15 @@ const KNOWN_PATHS: readonly { readonly pattern: RegExp; readonly methods: readon
   { pattern: /^\/[^/_][^/]*\/_flush$/, methods: ['POST'] },
   { pattern: /^\/[^/_][^/]*\/_search$/, methods: ['GET', 'HEAD', 'POST'] },
   { pattern: /^\/inference\/embedding\/[^/]+$/, methods: ['POST'] },
+  { pattern: /^\/[^/_][^/]*\/_delete$/, methods: ['POST'] },
+  { pattern: /^\/[^/_][^/]*\/_delete\/[^/]+$/, methods: ['DELETE'] },
+  { pattern: /^\/[^/_][^/]*\/_merge$/, methods: ['POST'] },
+  { pattern: /^\/[^/_][^/]*\/_(mapping|stats)$/, methods: ['GET', 'HEAD'] },
+  { pattern: /^\/v1\/(index|system\/config)$/, methods: ['GET', 'HEAD'] },
+  { pattern: /^\/v1\/index\/[^/]+$/, methods: ['GET', 'HEAD', 'POST'] },
+  { pattern: /^\/v1\/index\/[^/]+\/(flush|merge|delete|search)$/, methods: ['POST'] },
+  { pattern: /^\/v1\/index\/[^/]+\/stats$/, methods: ['GET', 'HEAD'] },
+  { pattern: /^\/v1\/index\/[^/]+\/doc\/[^/]+$/, methods: ['DELETE'] },
   { pattern: /^\/[^/_][^/]*$/, methods: ['GET', 'HEAD'] },
 ];
 
@@ -71,7 +89,7 @@ export function allowedMethods(path: string): readonly string[] | null {
 /** The app, routes registered, not yet listening. */
 export function buildServer(deps: ServerDeps): { app: FastifyInstance; metrics: ApiMetrics; beginShutdown: () => void } {
   const metrics = deps.metrics ?? new ApiMetrics(() => deps.indexes.values());
-  const ctx: RouteContext = { role: deps.role, indexes: deps.indexes, log: deps.log, metrics, bodyLimit: deps.bodyLimit ?? DEFAULT_BODY_LIMIT, version: deps.version };
+  const ctx: RouteContext = { role: deps.role, indexes: deps.indexes, log: deps.log, metrics, bodyLimit: deps.bodyLimit ?? DEFAULT_BODY_LIMIT, version: deps.version, aliases: deps.aliases ?? new Map() };
   const app = fastify({ logger: false, bodyLimit: ctx.bodyLimit, forceCloseConnections: 'idle', return503OnClosing: true });
 
   app.removeAllContentTypeParsers();
@@ -111,6 +129,12 @@ export function buildServer(deps: ServerDeps): { app: FastifyInstance; metrics: 
     throw new HttpError(HttpErrorType.methodNotAllowed, `${request.method} is not allowed on ${request.url.split('?')[0]} (allowed: ${methods.join(', ')})`, { method: request.method }, { allow: methods.join(', ') });
   });
 
+  // CORS is off unless origins are configured (Nixiesearch allows every origin): a browser page
+  // elsewhere must not drive a server that trusts its network. Preflights answer before `protect`.
+  if (deps.corsOrigins !== undefined && deps.corsOrigins.length > 0) {
+    const origins = deps.corsOrigins;
+    void app.register(cors, { origin: origins.includes('*') ? '*' : [...origins], methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'], allowedHeaders: ['authorization', 'content-type', 'content-encoding'] });
+  }
   const auth = deps.auth ?? new BearerAuth({});
   const modules = deps.modules ?? [];
   const service = openApiDocument(ctx.role, ctx.version);
@@ -125,12 +149,15 @@ export function buildServer(deps: ServerDeps): { app: FastifyInstance; metrics: 
     registerIndexRoutes(scope, ctx);
     registerSearchRoutes(scope, ctx);
     registerInferenceRoutes(scope, ctx, deps.embedders ?? new Map());
+    registerMaintenanceRoutes(scope, ctx);
+    registerV1Routes(scope, ctx, { config: deps.config });
     // An index named like a module's prefix (`plants`) keeps its endpoints under static paths.
     for (const module of modules) {
       const name = module.prefix.slice(1);
       if (ctx.indexes.has(name)) {
         registerIndexRoutes(scope, ctx, name);
         registerSearchRoutes(scope, ctx, name);
+        registerMaintenanceRoutes(scope, ctx, name);
       }
     }
     done();

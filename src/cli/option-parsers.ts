@@ -29,14 +29,35 @@ export function parseBrokers(value: string): string[] {
   return brokers;
 }
 
-/** `-o, --offset`: `earliest`, `latest`, `ts=<unixtime>` or `last=<N>`. */
-export function parseOffset(value: string): KafkaOffset {
+/** Epoch values from this size on are milliseconds (Nixiesearch's `ts=`); smaller ones are seconds (year 5138 and before). */
+const EPOCH_MS_FROM = 100_000_000_000;
+const DURATION_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/**
+ * `-o, --offset`: `earliest`, `latest`, `ts=<epoch>` (milliseconds as in Nixiesearch, or seconds:
+ * told apart by size), `last=<N>` (the last N messages of each partition) or `last=<N>s|m|h|d`
+ * (Nixiesearch: the messages of the last N seconds, minutes, hours or days, from now).
+ */
+export function parseOffset(value: string, now: () => number = Date.now): KafkaOffset {
   if (value === 'earliest' || value === 'latest') return { kind: value };
   const ts = /^ts=(\d+)$/.exec(value);
-  if (ts !== null) return { kind: 'timestamp', unixTime: Number(ts[1]) };
-  const last = /^last=(\d+)$/.exec(value);
-  if (last !== null && Number(last[1]) > 0) return { kind: 'last', count: Number(last[1]) };
-  throw new InvalidArgumentError('expected earliest, latest, ts=<unixtime> or last=<N> with N > 0');
+  if (ts !== null) {
+    const n = Number(ts[1]);
+    return { kind: 'timestamp', epochMs: n >= EPOCH_MS_FROM ? n : n * 1000 };
+  }
+  const last = /^last=(\d+)([smhd])?$/.exec(value);
+  if (last !== null && Number(last[1]) > 0) {
+    const unit = last[2] as keyof typeof DURATION_MS | undefined;
+    if (unit === undefined) return { kind: 'last', count: Number(last[1]) };
+    return { kind: 'timestamp', epochMs: now() - Number(last[1]) * DURATION_MS[unit] };
+  }
+  throw new InvalidArgumentError('expected earliest, latest, ts=<epoch ms or s>, last=<N> or last=<N>s|m|h|d with N > 0');
+}
+
+/** `--force_merge <N>`: a segment count, an integer >= 1. */
+export function parseSegmentCount(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) throw new InvalidArgumentError('expected a number of segments, an integer >= 1');
+  return Number(value);
 }
 
 /** `--options`: comma-separated `key=value` pairs. */

@@ -9,7 +9,7 @@ import type { LogLevel } from './log-levels.js';
 import type { IndexFileOptions } from './modes/index-file-mode.js';
 import type { IndexKafkaOptions } from './modes/index-kafka-mode.js';
 import type { ServerOptions } from './modes/mode-context.js';
-import { parseBrokers, parseKeyValues, parseNonEmpty, parseOffset, parsePort } from './option-parsers.js';
+import { parseBrokers, parseKeyValues, parseNonEmpty, parseOffset, parsePort, parseSegmentCount } from './option-parsers.js';
 
 /** The mode the command line selected, with its parsed options. */
 export type Invocation =
@@ -55,9 +55,11 @@ export function buildProgram(version: string, output: ProgramOutput, onInvoke: (
     .addOption(new Option('-u, --url <url>', 'source: a path, file:///..., http(s)://... or s3://bucket/prefix').argParser(parseNonEmpty).makeOptionMandatory())
     .addOption(new Option('-r, --recursive', 'list directories recursively').default(false))
     .addOption(new Option('-e, --endpoint <url>', 'custom object-storage endpoint (S3-compatible), e.g. http://127.0.0.1:9000').argParser(parseNonEmpty))
+    .addOption(new Option('--force_merge <segments>', 'after indexing, merge the index down to this many segments (and commit)').argParser(parseSegmentCount))
     .addOption(logLevelOption())
-    .action((opts: { config: string; index: string; url: string; recursive: boolean; endpoint?: string; loglevel: LogLevel }) => {
-      onInvoke({ mode: 'index file', options: { ...opts, endpoint: opts.endpoint } });
+    .action((opts: { config: string; index: string; url: string; recursive: boolean; endpoint?: string; force_merge?: number; loglevel: LogLevel }) => {
+      const { force_merge: forceMerge, ...rest } = opts;
+      onInvoke({ mode: 'index file', options: { ...rest, endpoint: opts.endpoint, ...(forceMerge === undefined ? {} : { forceMerge }) } });
     });
   configureOutput(file, output);
 
@@ -68,7 +70,7 @@ export function buildProgram(version: string, output: ProgramOutput, onInvoke: (
     .addOption(new Option('-t, --topic <name>', 'topic name').argParser(parseNonEmpty).makeOptionMandatory())
     .addOption(new Option('-i, --index <name>', 'index to write to (a name under schema: in the config)').argParser(parseNonEmpty).makeOptionMandatory())
     .addOption(new Option('-g, --group_id <id>', 'consumer group id').argParser(parseNonEmpty).default('yarrow'))
-    .addOption(new Option('-o, --offset <position>', 'initial position: earliest, latest, ts=<unixtime>, last=<N> (default: the group\'s committed offsets)').argParser(parseOffset))
+    .addOption(new Option('-o, --offset <position>', 'initial position: earliest, latest, ts=<epoch ms or s>, last=<N> messages, last=<N>s|m|h|d (default: the group\'s committed offsets)').argParser((v: string) => parseOffset(v)))
     .addOption(new Option('--options <list>', 'comma-separated key=value options for the Kafka client').argParser(parseKeyValues))
     .addOption(configOption().makeOptionMandatory())
     .addOption(logLevelOption())

@@ -101,6 +101,11 @@ export const configSchema = z
             read_tokens: z.array(z.string().min(1)).default([]),
           })
           .optional(),
+        /**
+         * Cross-origin requests from browsers: off unless origins are listed (`*` allows any, as
+         * Nixiesearch 0.8 does by default). In both config shapes, under `api`.
+         */
+        cors: z.strictObject({ origins: z.array(z.string().min(1)).min(1) }).optional(),
         /** Where the sample plant store keeps its index (default: the top-level `store`). */
         plants: z.strictObject({ store: storeSchema.optional() }).optional(),
       })

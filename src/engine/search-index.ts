@@ -28,9 +28,13 @@ import { validateDocument } from './schema/document.js';
 import type { DocumentLocation, ValidDocument } from './schema/document.js';
 import { mappingFromJson } from './schema/mapping.js';
 import type { Mapping } from './schema/mapping.js';
+import { parseFilters } from './search/filter.js';
+import { matchingIds } from './search/matching-ids.js';
+import { invalid } from './search/query.js';
 import { prepareSearch } from './search/search-request.js';
 import type { SearchRequest, SearchResponse } from './search/search-request.js';
-import { readVerified, SegmentLoad } from './segment/segment-reader.js';
+import { segmentBytes } from './segment/segment-info.js';
+import { readVerified, SegmentLoad, SegmentReader } from './segment/segment-reader.js';
 
 export type { SearchRequest, SearchResponse, SearchHit } from './search/search-request.js';
 export type { BatchSource } from './commit/document-writer.js';
@@ -74,6 +78,19 @@ export interface IndexStats {
   /** Commits and refreshes this process made since it opened the index (automatic ones too). */
   readonly commits: number;
   readonly refreshes: number;
+}
+
+/** One segment of the served snapshot, for `/v1/index/<index>/stats`. */
+export interface SegmentFigures {
+  readonly name: string;
+  /** Position of the segment's first doc among all segments of the snapshot. */
+  readonly docBase: number;
+  readonly maxDoc: number;
+  readonly liveDocs: number;
+  readonly files: readonly string[];
+  /** Full-text fields with postings in the segment. */
+  readonly fields: readonly string[];
+  readonly sizeBytes: number;
 }
 
 /** A named index in a Directory: a write side and a read side; see the module comment. */
@@ -146,6 +163,33 @@ export class Index {
     return this.writer().delete(ids);
   }
 
+  /**
+   * Deletes every live document that `filters` (`{ include?, exclude? }`, as in a search request)
+   * accepts; resolves to how many. Writes made before the call are included (it refreshes first).
+   * A request without a filter is refused: deleting everything takes an explicit filter, not an
+   * omission. Durable once resolved, visible after the next refresh.
+   */
+  async deleteByFilter(filters: unknown): Promise<{ deleted: number }> {
+    const filter = parseFilters(filters, this.mapping);
+    if (filter === null) throw invalid('filters', 'a delete needs a filter (include and/or exclude); an empty request deletes nothing rather than everything', { expected: 'filters: {include, exclude}' });
+    const writes = this.writer();
+    await writes.refresh();
+    const snapshot = this.reader().acquireSnapshot();
+    let ids: string[];
+    try {
+      ids = await matchingIds(snapshot, filter, (reader) => SegmentReader.open(this.dir, reader.info));
+    } finally {
+      snapshot.release();
+    }
+    if (ids.length > 0) await writes.delete(ids);
+    return { deleted: ids.length };
+  }
+
+  /** See {@link DocumentWrites.forceMerge}. */
+  async forceMerge(maxSegments: number): Promise<void> {
+    return this.writer().forceMerge(maxSegments);
+  }
+
   /** Makes everything written so far searchable. */
   async refresh(): Promise<void> {
     return this.writer().refresh();
@@ -197,6 +241,24 @@ export class Index {
         sizeBytes,
         ...this.writes.figures(),
       };
+    } finally {
+      snapshot.release();
+    }
+  }
+
+  /** The segments of the snapshot searches see now. */
+  segmentFigures(): SegmentFigures[] {
+    const snapshot = this.reader().acquireSnapshot();
+    try {
+      return snapshot.segments.map(({ reader, liveDocs, docBase }) => ({
+        name: reader.info.name,
+        docBase,
+        maxDoc: reader.maxDoc,
+        liveDocs: liveDocs.liveCount,
+        files: reader.info.files.map((f) => f.name),
+        fields: Object.keys(reader.info.fieldStats),
+        sizeBytes: segmentBytes(reader.info),
+      }));
     } finally {
       snapshot.release();
     }

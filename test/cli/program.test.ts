@@ -46,7 +46,22 @@ describe('buildProgram', () => {
       },
     });
     const ts = await parse(['index', 'kafka', '-b', 'a:1', '-t', 't', '-i', 'm', '-c', 'c', '-o', 'ts=1700000000', '-g', 'g1']);
-    assert.deepEqual(ts.invocation?.options, { brokers: ['a:1'], topic: 't', index: 'm', group_id: 'g1', config: 'c', loglevel: 'info', offset: { kind: 'timestamp', unixTime: 1700000000 }, options: {} });
+    assert.deepEqual(ts.invocation?.options, { brokers: ['a:1'], topic: 't', index: 'm', group_id: 'g1', config: 'c', loglevel: 'info', offset: { kind: 'timestamp', epochMs: 1700000000000 }, options: {} });
+  });
+
+  it('parses Nixiesearch 0.8\'s forms: --force_merge N, -o ts=<epoch ms>, -o last=<N>h', async () => {
+    const file = await parse(['index', 'file', '-c', 'c.yml', '-i', 'm', '-u', 'data/', '--force_merge', '1']);
+    assert.equal((file.invocation?.options as { forceMerge?: number }).forceMerge, 1);
+    const bad = await parse(['index', 'file', '-c', 'c.yml', '-i', 'm', '-u', 'data/', '--force_merge', '0']);
+    assert.equal(bad.invocation, null);
+    assert.match(bad.errors, /--force_merge.*an integer >= 1/);
+    const ms = await parse(['index', 'kafka', '-b', 'a:1', '-t', 't', '-i', 'm', '-c', 'c', '-o', 'ts=1700000000123']);
+    assert.deepEqual((ms.invocation?.options as { offset: unknown }).offset, { kind: 'timestamp', epochMs: 1700000000123 });
+    const before = Date.now();
+    const last = await parse(['index', 'kafka', '-b', 'a:1', '-t', 't', '-i', 'm', '-c', 'c', '-o', 'last=2h']);
+    const { epochMs } = (last.invocation?.options as { offset: { kind: string; epochMs: number } }).offset;
+    assert.ok(epochMs >= before - 2 * 3_600_000 && epochMs <= Date.now() - 2 * 3_600_000, String(epochMs));
+    for (const o of ['last=0h', 'last=1w', 'ts=abc']) assert.equal((await parse(['index', 'kafka', '-b', 'a:1', '-t', 't', '-i', 'm', '-c', 'c', '-o', o])).invocation, null, o);
   });
 
   it('gives the HTTP modes host 0.0.0.0 and port 8080 by default, and -h as the host', async () => {

@@ -18,6 +18,30 @@ function emptyBody(): AsyncIterable<Buffer> {
 }
 
 /**
+ * Indexes the body of a push request into index `name` (its documents streamed, validated and
+ * written; `?refresh=true` makes them searchable before it resolves). Shared by `_index` and
+ * `POST /v1/index/<index>`, which differ only in the shape of their answer.
+ */
+export async function pushDocuments(ctx: RouteContext, name: string, request: FastifyRequest): Promise<{ docs: number; bytes: number; seconds: number }> {
+  requireWrites(ctx);
+  const served = lookupIndex(ctx, name);
+  const started = performance.now();
+  const raw = request.body as Readable | undefined;
+  const label = `${request.method} ${request.url}`;
+  const body = raw === undefined ? emptyBody() : readBody(raw, request.headers, ctx.bodyLimit);
+  const result = await indexBody(served.index(), body, {
+    onProgress: (docs, bytes) => { ctx.log.info(`${label}: ${docs} docs, ${(bytes / 1e6).toFixed(1)} MB read`); },
+  });
+  ctx.metrics.indexed(served.name, result.docs, result.bytes);
+  const refresh = singleParam(request.query, 'refresh');
+  if (refresh !== undefined && refresh !== '' && refresh !== 'true' && refresh !== 'false') {
+    throw new HttpError(HttpErrorType.invalidRequest, `query parameter refresh must be true or false, got ${JSON.stringify(refresh.slice(0, 40))}`, { field: 'refresh', expected: 'true or false', actual: refresh.slice(0, 40) });
+  }
+  if ((refresh === 'true' || refresh === '') && served instanceof WritableIndex) await served.refresh();
+  return { docs: result.docs, bytes: result.bytes, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
  * Registers `_index` and `_flush` for every index (`/:index/...`), or, given `only`, for that one
  * index under its literal name: a mounted module whose prefix is an index's name (`/plants`) owns
  * `/plants/:id`, and these static paths take precedence over it.
@@ -26,23 +50,8 @@ export function registerIndexRoutes(app: FastifyInstance, ctx: RouteContext, onl
   const base = only === undefined ? '/:index' : `/${only}`;
   const nameOf = (request: FastifyRequest<{ Params: { index?: string } }>): string => only ?? request.params.index ?? '';
   const handleIndex = async (request: IndexRequest, reply: FastifyReply): Promise<void> => {
-    requireWrites(ctx);
-    const served = lookupIndex(ctx, nameOf(request));
-    const started = performance.now();
-    const raw = request.body as Readable | undefined;
-    const label = `${request.method} ${request.url}`;
-    const body = raw === undefined ? emptyBody() : readBody(raw, request.headers, ctx.bodyLimit);
-    const result = await indexBody(served.index(), body, {
-      onProgress: (docs, bytes) => { ctx.log.info(`${label}: ${docs} docs, ${(bytes / 1e6).toFixed(1)} MB read`); },
-    });
-    ctx.metrics.indexed(served.name, result.docs, result.bytes);
-    const refresh = singleParam(request.query, 'refresh');
-    if (refresh !== undefined && refresh !== '' && refresh !== 'true' && refresh !== 'false') {
-      throw new HttpError(HttpErrorType.invalidRequest, `query parameter refresh must be true or false, got ${JSON.stringify(refresh.slice(0, 40))}`, { field: 'refresh', expected: 'true or false', actual: refresh.slice(0, 40) });
-    }
-    if ((refresh === 'true' || refresh === '') && served instanceof WritableIndex) await served.refresh();
-    const took = Math.round(performance.now() - started);
-    void reply.code(200).send({ result: 'created', took, docs: result.docs, bytes: result.bytes });
+    const result = await pushDocuments(ctx, nameOf(request), request);
+    void reply.code(200).send({ result: 'created', took: Math.round(result.seconds * 1000), docs: result.docs, bytes: result.bytes });
   };
   app.post(`${base}/_index`, handleIndex);
   app.put(`${base}/_index`, handleIndex);

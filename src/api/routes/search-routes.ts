@@ -2,20 +2,30 @@
  * Reading (SPEC §4.3): `POST`/`GET /<index>/_search`, `GET /<index>` (mapping and figures) and
  * `GET /_indexes`.
  */
-import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SearchRequest } from '../../engine/index.js';
 import { mappingToJson } from '../../engine/index.js';
-import { HttpError, HttpErrorType } from '../http-status.js';
-import { readWholeBody } from '../request-body.js';
-import { checkQueryDepth, decimalParam, decodeUtf8, singleParam } from '../request-input.js';
+import { readJsonObject } from '../json-body.js';
+import { checkQueryDepth, decimalParam, singleParam } from '../request-input.js';
 import { lookupIndex, requireSearch } from '../route-context.js';
 import type { RouteContext } from '../route-context.js';
 import type { ServedIndex } from '../served-index.js';
 
-function figures(served: ServedIndex): Record<string, unknown> {
+/** The figures `GET /<index>` and `/_indexes` show of an index. */
+export function figures(served: ServedIndex): Record<string, unknown> {
   const s = served.index().stats();
   return { name: served.name, docs: s.docs, segments: s.segments, seq: s.seq, size: s.sizeBytes, buffered_docs: s.bufferedDocs };
+}
+
+/**
+ * The JSON object of a search request's body (an empty body is `{}`, match_all); 400 for anything
+ * else. The keys are checked by the engine, which refuses unknown ones. Shared by `_search` and
+ * `POST /v1/index/<index>/search`.
+ */
+export async function readSearchRequest(ctx: RouteContext, request: FastifyRequest): Promise<SearchRequest> {
+  const parsed = await readJsonObject(request, ctx.bodyLimit, 'the search request');
+  checkQueryDepth(parsed);
+  return parsed;
 }
 
 /**
@@ -44,21 +54,7 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: RouteContext, on
   app.post(`${base}/_search`, { config: { auth: 'read' } }, async (request: FastifyRequest<{ Params: { index: string } }>) => {
     requireSearch(ctx);
     const served = lookupIndex(ctx, nameOf(request));
-    const raw = request.body as Readable | undefined;
-    const text = raw === undefined ? '' : decodeUtf8(await readWholeBody(raw, request.headers, ctx.bodyLimit), 'the search request');
-    let parsed: unknown = {};
-    if (text.trim() !== '') {
-      try {
-        parsed = JSON.parse(text);
-      } catch (e) {
-        throw new HttpError(HttpErrorType.invalidRequest, `the search request is not valid JSON: ${(e as Error).message}`, { expected: 'a JSON object' });
-      }
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw new HttpError(HttpErrorType.invalidRequest, 'the search request must be a JSON object', { expected: 'object', actual: Array.isArray(parsed) ? 'array' : typeof parsed });
-    }
-    checkQueryDepth(parsed);
-    return served.index().search(parsed);
+    return served.index().search(await readSearchRequest(ctx, request));
   });
 
   if (only !== undefined) return;

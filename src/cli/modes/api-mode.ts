@@ -112,6 +112,9 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
       signal,
       auth: new BearerAuth({ tokens: loaded.config.api?.auth?.tokens ?? [], writeTokens: loaded.config.api?.auth?.write_tokens ?? [], readTokens: loaded.config.api?.auth?.read_tokens ?? [] }),
       ...(plants === undefined ? {} : { modules: [plants] }),
+      aliases: aliasesOf(loaded.config),
+      config: loaded.config,
+      corsOrigins: loaded.config.api?.cors?.origins ?? [],
     });
   } finally {
     for (const store of stores) store.close();
@@ -143,6 +146,13 @@ async function openPlants(config: Config, log: Logger, stores: OpenedStore[], op
   const repository = await PlantRepository.open(store.dir, log);
   log.info(`opened the plant store (${store.location})`);
   return plantStoreModule(repository);
+}
+
+/** alias -> index name, for every `alias` of the schema (the config loader checked they are unique). */
+function aliasesOf(config: Config): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [name, index] of Object.entries(config.schema)) for (const alias of index.alias) out.set(alias, name);
+  return out;
 }
 
 function packageVersion(): string {

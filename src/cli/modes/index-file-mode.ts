@@ -18,6 +18,8 @@ export interface IndexFileOptions extends CommonOptions {
   readonly url: string;
   readonly recursive: boolean;
   readonly endpoint: string | undefined;
+  /** `--force_merge <N>`: merge down to N segments after indexing (Nixiesearch 0.8). */
+  readonly forceMerge?: number | undefined;
 }
 
 /** Runs `index file`; resolves to the exit code, throws the error that ended it. */
@@ -67,9 +69,15 @@ export async function runIndexFile(options: IndexFileOptions, ctx: ModeContext):
       } finally {
         progress.stop();
       }
+      let seq = results[results.length - 1].seq;
+      if (options.forceMerge !== undefined) {
+        const before = index.stats().segments;
+        await index.forceMerge(options.forceMerge);
+        seq = (await index.commit()).seq;
+        log.info(`force-merged index ${options.index} from ${before} to ${index.stats().segments} segment${index.stats().segments === 1 ? '' : 's'} (--force_merge ${options.forceMerge}), seq=${seq}`);
+      }
       const seconds = (performance.now() - started) / 1000;
       const p = progress.snapshot();
-      const seq = results[results.length - 1].seq;
       log.info(
         { files: results.length, docs: p.docs, seconds: Number(seconds.toFixed(3)), seq },
         `indexing done: ${p.docs} docs from ${results.length} file${results.length === 1 ? '' : 's'} in ${seconds.toFixed(1)} s ` +

@@ -35,8 +35,10 @@ export async function runIndexKafka(options: IndexKafkaOptions, ctx: ModeContext
   // The Kafka client loads only for this mode.
   const kafka = await import('../../ingest/kafka/index.js');
   let settings: KafkaSettings;
+  let connection: Awaited<ReturnType<typeof kafka.kafkaConnectionSecurity>>;
   try {
     settings = kafka.parseKafkaSettings(options.options);
+    connection = await kafka.kafkaConnectionSecurity(settings.security);
   } catch (e) {
     if (e instanceof kafka.KafkaOptionsError) throw new UsageError(e.message);
     throw e;
@@ -55,6 +57,7 @@ export async function runIndexKafka(options: IndexKafkaOptions, ctx: ModeContext
       groupId: options.group_id,
       offset: options.offset,
       settings,
+      connection,
       target: index,
       signal: ctx.signal,
       log: { info: (fields, message) => { log.info(fields, message); }, warn: (m) => { log.warn(m); }, debug: (m) => { log.debug(m); } },

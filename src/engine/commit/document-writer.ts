@@ -37,6 +37,8 @@ export interface DocumentWrites {
   /** Indexes documents the caller validated already against this index's mapping (no second check). */
   upsertValidated(docs: readonly ValidDocument[]): Promise<{ docs: number }>;
   delete(ids: readonly string[]): Promise<void>;
+  /** Merges down to at most `maxSegments` segments, none with deleted docs (durable at the next commit). */
+  forceMerge(maxSegments: number): Promise<void>;
   refresh(): Promise<void>;
   commit(): Promise<CommitResult>;
   rollback(): Promise<CommitResult>;
@@ -89,6 +91,10 @@ export class DocumentWriter implements DocumentWrites {
     await this.writer.write([], ids);
   }
 
+  forceMerge(maxSegments: number): Promise<void> {
+    return this.writer.forceMerge(maxSegments);
+  }
+
   refresh(): Promise<void> {
     return this.writer.refresh();
   }
@@ -129,6 +135,10 @@ export class ReadOnlyWriter implements DocumentWrites {
   }
 
   delete(): Promise<void> {
+    return Promise.reject(this.refused());
+  }
+
+  forceMerge(): Promise<void> {
     return Promise.reject(this.refused());
   }
 

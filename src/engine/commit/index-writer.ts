@@ -90,6 +90,7 @@ export class IndexWriter {
       policy: options.mergePolicy,
       segmentLoad: options.segmentLoad,
       canMerge: () => options.merges && !this.closing && !this.closed && this.failure === null,
+      canForceMerge: () => !this.closing && !this.closed && this.failure === null,
       isLive: () => !this.closed && this.failure === null,
       allocateSegmentId: () => this.nextSegmentId++,
       deleteLater: (name) => { this.deleteLater(name); },
@@ -211,6 +212,17 @@ export class IndexWriter {
     const result = await this.mutex.run(() => this.commitLocked());
     this.merges.maybeMerge();
     return result;
+  }
+
+  /**
+   * Makes everything written searchable, then merges until at most `maxSegments` segments remain,
+   * none with deleted docs (also with background merges turned off). The result is durable at the
+   * next commit.
+   */
+  async forceMerge(maxSegments: number): Promise<void> {
+    this.checkOpen();
+    await this.refresh();
+    await this.merges.forceMerge(maxSegments);
   }
 
   /**

@@ -153,3 +153,24 @@ function checkOptions(o: MergePolicyOptions): void {
   if (!(o.maxMergedSegmentBytes > 0)) bad('maxMergedSegmentBytes', 'a positive number');
   if (!(o.deletesPctAllowed >= 0 && o.deletesPctAllowed <= 100)) bad('deletesPctAllowed', 'between 0 and 100');
 }
+
+/**
+ * The next merge of a forced merge down to `maxSegments` segments (Lucene's `forceMerge`): while
+ * there are more, the smallest segments are merged into one so exactly `maxSegments` remain; once
+ * there are few enough, each segment that still has deleted docs is rewritten alone to expunge
+ * them. Empty when nothing is left to do. Pure, like {@link planMerges}; the scheduler calls it
+ * again after each merge.
+ * @throws RangeError when `maxSegments` is not an integer >= 1.
+ */
+export function planForcedMerge(eligible: readonly SegmentStats[], maxSegments: number): MergeSpec | null {
+  if (!Number.isInteger(maxSegments) || maxSegments < 1) throw new RangeError(`maxSegments must be an integer >= 1, got ${maxSegments}`);
+  const live = eligible
+    .map((stats, index) => ({ stats, index, liveBytes: stats.maxDoc <= 0 ? 0 : (stats.sizeBytes * stats.liveDocs) / stats.maxDoc }))
+    .filter((c) => c.stats.liveDocs > 0);
+  if (live.length > maxSegments) {
+    const smallest = [...live].sort((a, b) => a.liveBytes - b.liveBytes || a.index - b.index).slice(0, live.length - maxSegments + 1);
+    return { segments: smallest.sort((a, b) => a.index - b.index).map((c) => c.stats.name) };
+  }
+  const withDeletes = live.find((c) => c.stats.liveDocs < c.stats.maxDoc);
+  return withDeletes === undefined ? null : { segments: [withDeletes.stats.name] };
+}

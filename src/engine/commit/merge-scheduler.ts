@@ -14,7 +14,7 @@ import { mergeSegments } from '../segment/segment-merger.js';
 import type { MergeSource } from '../segment/segment-merger.js';
 import { SegmentReader } from '../segment/segment-reader.js';
 import type { SegmentLoad } from '../segment/segment-reader.js';
-import { planMerges } from './merge-policy.js';
+import { planForcedMerge, planMerges } from './merge-policy.js';
 import type { MergePolicyOptions } from './merge-policy.js';
 import type { Mutex } from './mutex.js';
 import type { LiveSegment, SegmentRegistry } from './segment-registry.js';
@@ -29,6 +29,8 @@ export interface MergeHost {
   readonly segmentLoad: SegmentLoad;
   /** Whether merges may start (false once closing, closed or failed). */
   canMerge(): boolean;
+  /** Whether a forced merge may go on (false once closing, closed or failed; true with merges off). */
+  canForceMerge(): boolean;
   /** Whether a finished merge may still be swapped in (false once closed or failed). */
   isLive(): boolean;
   allocateSegmentId(): number;
@@ -73,6 +75,39 @@ export class MergeScheduler {
       // After a failure the next refresh or commit plans again, rather than retrying in a loop.
       if (succeeded) this.maybeMerge();
     });
+  }
+
+  /**
+   * Merges until at most `maxSegments` segments remain and none has deleted docs
+   * ({@link planForcedMerge}), one merge at a time and taking turns with the background merges.
+   * Rejects with the error of a failed merge. Stops early when the writer starts closing, and
+   * after as many rounds as there were segments (deletes that keep arriving cannot keep it going).
+   */
+  async forceMerge(maxSegments: number): Promise<void> {
+    const host = this.host;
+    let rounds = host.registry.mergeCandidates().length + 1;
+    while (rounds-- > 0) {
+      await this.idle();
+      if (!host.canForceMerge()) return;
+      // Nothing can start a merge between idle() and `running` being set: this part is synchronous.
+      const plan = planForcedMerge(host.registry.mergeCandidates(), maxSegments);
+      if (plan === null) return;
+      const sources = plan.segments.map((n) => host.registry.byName(n));
+      for (const s of sources) s.merging = true;
+      let failure: unknown = null;
+      const task = this.run(sources).then(
+        () => true,
+        (e: unknown) => {
+          failure = e;
+          for (const s of sources) s.merging = false;
+          return false;
+        },
+      );
+      this.running = task;
+      await task;
+      this.running = null;
+      if (failure !== null) throw failure as Error;
+    }
   }
 
   private async run(sources: LiveSegment[]): Promise<void> {

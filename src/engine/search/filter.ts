@@ -44,6 +44,12 @@ export function parseFilter(json: unknown, mapping: Mapping, path: string): Filt
       return { kind: type, filters: body.map((f, i) => parseFilter(f, mapping, `${path}.${type}[${i}]`)) };
     }
     case 'not':
+      // Nixiesearch 0.8 writes `not` as a list (none of them may match); a single filter is the same.
+      if (Array.isArray(body)) {
+        if (body.length === 0) throw invalid(`${path}.not`, 'expected a filter or a non-empty array of filters');
+        const filters = body.map((f, i) => parseFilter(f, mapping, `${path}.not[${i}]`));
+        return { kind: 'not', filter: filters.length === 1 ? filters[0] : { kind: 'or', filters } };
+      }
       return { kind: 'not', filter: parseFilter(body, mapping, `${path}.not`) };
     case 'term':
     case 'terms': {

@@ -307,6 +307,8 @@ function fieldTerms(
   analyzer: (name: string) => Analyzer,
   path: string,
 ): FieldTermsQuery {
+  // A wildcard name would match no indexed field and silently find nothing: say so instead.
+  if (field.includes('*')) throw invalid(path, `field "${field}": wildcard field names are not expanded in queries yet; name the fields`, { field });
   const mapped = mapping.field(field);
   if (mapped === undefined) throw invalid(path, `field "${field}" is not in the mapping`, { field });
   if (mapped.analyzer === null) {

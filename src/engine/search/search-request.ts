@@ -58,6 +58,13 @@ export interface SearchResponse {
   readonly aggs?: Readonly<Record<string, AggregationResult>>;
 }
 
+/**
+ * The keys a search request may have: Nixiesearch 0.8's (`query`, `filters`, `size`, `fields`,
+ * `aggs`, `sort`) and Yarrow's additions. Any other key is refused naming it, as 0.8 does
+ * (`forbidExtraFields`), so a misspelt key never silently changes the results.
+ */
+export const SEARCH_REQUEST_KEYS: readonly string[] = ['query', 'filters', 'size', 'from', 'fields', 'aggs', 'sort', 'track_total_hits', 'search_after', 'q', 'highlight'];
+
 const DEFAULT_TRACK_TOTAL_HITS = 1000;
 const MAX_RESULT_WINDOW = 10_000;
 
@@ -71,6 +78,11 @@ export interface PreparedSearch {
 
 /** Parses and validates a request; throws YarrowError invalid_query naming what is wrong. */
 export function prepareSearch(request: SearchRequest, mapping: Mapping): PreparedSearch {
+  for (const key of Object.keys(request)) {
+    if (!SEARCH_REQUEST_KEYS.includes(key)) {
+      throw new YarrowError(ErrorCode.invalidQuery, `${key}: unknown key of the search request; expected one of ${SEARCH_REQUEST_KEYS.join(', ')}`, { path: key, field: key });
+    }
+  }
   const size = intOption(request.size, 10, 'size');
   const from = intOption(request.from, 0, 'from');
   if (from + size > MAX_RESULT_WINDOW) {

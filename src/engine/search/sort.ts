@@ -49,7 +49,9 @@ function key(name: string, spec: unknown, mapping: Mapping, path: string): SortK
     if (field === undefined) throw invalid(path, `field "${name}" is not in the mapping`, { field: name });
     if (!field.sort) throw invalid(path, `field "${name}" is not sortable: mark it sort: true in the mapping`, { field: name });
   }
-  if (order !== undefined && order !== 'asc' && order !== 'desc') throw invalid(`${path}.${name}.order`, `expected "asc" or "desc", got ${JSON.stringify(order)}`);
+  // `default` (Nixiesearch 0.8) is the key's natural order: best score first, smallest value first.
+  if (order === 'default') order = undefined;
+  if (order !== undefined && order !== 'asc' && order !== 'desc') throw invalid(`${path}.${name}.order`, `expected "asc", "desc" or "default", got ${JSON.stringify(order)}`);
   if (missing !== undefined && missing !== 'first' && missing !== 'last' && missing !== '_first' && missing !== '_last') {
     throw invalid(`${path}.${name}.missing`, `expected "first" or "last", got ${JSON.stringify(missing)}`);
   }

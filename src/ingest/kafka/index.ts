@@ -8,7 +8,9 @@
 export { KafkaIndexer } from './kafka-indexer.js';
 export type { KafkaIndexerOptions, KafkaLog, KafkaRunResult, KafkaTarget } from './kafka-indexer.js';
 export { DEFAULT_KAFKA_SETTINGS, KAFKA_OPTION_KEYS, KafkaOptionsError, parseKafkaSettings } from './kafka-options.js';
-export type { KafkaSettings } from './kafka-options.js';
+export type { KafkaSecurity, KafkaSettings } from './kafka-options.js';
+export { kafkaConnectionSecurity } from './kafka-connection.js';
+export type { KafkaConnectionSecurity } from './kafka-connection.js';
 export { KafkaErrorKind, KafkaMetrics } from './kafka-metrics.js';
 export { decodeMessage, describeRecord } from './message-decoder.js';
 export type { DecodedMessage, KafkaRecordInput } from './message-decoder.js';

@@ -13,6 +13,7 @@ import { describeCause, SourceError } from '../source-error.js';
 import { GatedConsumer } from './gated-consumer.js';
 import { KafkaErrorKind } from './kafka-metrics.js';
 import type { KafkaMetrics } from './kafka-metrics.js';
+import type { KafkaConnectionSecurity } from './kafka-connection.js';
 import type { KafkaSettings } from './kafka-options.js';
 import { applyFetches } from './record-applier.js';
 import type { ApplyTarget } from './record-applier.js';
@@ -51,6 +52,8 @@ export interface KafkaIndexerOptions {
   readonly signal: AbortSignal;
   readonly log: KafkaLog;
   readonly metrics?: KafkaMetrics;
+  /** TLS and SASL options from `--options` (kafka-connection.ts); none: plaintext. */
+  readonly connection?: KafkaConnectionSecurity;
 }
 
 /** What a run did. */
@@ -92,8 +95,9 @@ export class KafkaIndexer {
       timeout: s.requestTimeoutMs,
       connectTimeout: s.connectTimeoutMs,
       autocommit: false,
+      ...options.connection,
     });
-    this.pool = new ConnectionPool(`${clientId}-fetch`, { connectTimeout: s.connectTimeoutMs, requestTimeout: Math.max(s.requestTimeoutMs, s.fetchMaxWaitMs + 5000) });
+    this.pool = new ConnectionPool(`${clientId}-fetch`, { connectTimeout: s.connectTimeoutMs, requestTimeout: Math.max(s.requestTimeoutMs, s.fetchMaxWaitMs + 5000), ...options.connection });
   }
 
   /** Indexes until stopped; resolves after the final commit. */
@@ -221,7 +225,7 @@ export class KafkaIndexer {
       const fromGroup: (bigint | undefined)[] = committed.get(topic) ?? [];
       const earliest: (bigint | undefined)[] = (await this.consumer.listOffsets({ topics: [topic], timestamp: -2n })).get(topic) ?? [];
       const latest: (bigint | undefined)[] = (await this.consumer.listOffsets({ topics: [topic], timestamp: -1n })).get(topic) ?? [];
-      const atTime: (bigint | undefined)[] = offset?.kind === 'timestamp' ? (await this.consumer.listOffsets({ topics: [topic], timestamp: BigInt(offset.unixTime) * 1000n })).get(topic) ?? [] : [];
+      const atTime: (bigint | undefined)[] = offset?.kind === 'timestamp' ? (await this.consumer.listOffsets({ topics: [topic], timestamp: BigInt(offset.epochMs) })).get(topic) ?? [] : [];
       for (const p of owned) {
         const at = atTime[p];
         const bounds = { earliest: earliest[p] ?? 0n, latest: latest[p] ?? 0n, atTimestamp: at === undefined || at < 0n ? undefined : at };

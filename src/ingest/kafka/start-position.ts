@@ -10,7 +10,8 @@
 export type KafkaOffset =
   | { readonly kind: 'earliest' }
   | { readonly kind: 'latest' }
-  | { readonly kind: 'timestamp'; readonly unixTime: number }
+  /** The first message at or after this time (epoch milliseconds). */
+  | { readonly kind: 'timestamp'; readonly epochMs: number }
   | { readonly kind: 'last'; readonly count: number };
 
 /** The offsets of one partition that a start position is computed from. */

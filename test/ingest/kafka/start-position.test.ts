@@ -15,8 +15,8 @@ describe('start positions', () => {
     const bounds = { earliest: 5n, latest: 50n, atTimestamp: 20n };
     assert.equal(requestedPosition({ kind: 'earliest' }, bounds), 5n);
     assert.equal(requestedPosition({ kind: 'latest' }, bounds), 50n);
-    assert.equal(requestedPosition({ kind: 'timestamp', unixTime: 1 }, bounds), 20n);
-    assert.equal(requestedPosition({ kind: 'timestamp', unixTime: 1 }, { earliest: 5n, latest: 50n }), 50n, 'no message after the time: the end');
+    assert.equal(requestedPosition({ kind: 'timestamp', epochMs: 1000 }, bounds), 20n);
+    assert.equal(requestedPosition({ kind: 'timestamp', epochMs: 1000 }, { earliest: 5n, latest: 50n }), 50n, 'no message after the time: the end');
     assert.equal(requestedPosition({ kind: 'last', count: 10 }, bounds), 40n);
     assert.equal(requestedPosition({ kind: 'last', count: 100 }, bounds), 5n);
   });
