@@ -65,7 +65,7 @@ function component(key: string, ext: string, magic: string, version: number, cod
 
 /** Magic and version of write-ahead log files (see `commit/write-ahead-log.ts`). */
 export const WAL_MAGIC = 'Ywal';
-export const WAL_VERSION = 2;
+export const WAL_VERSION = 3;
 
 /** The registry: every file kind an index location may hold. */
 export const IndexFiles = {

@@ -174,6 +174,11 @@ export class Index {
     return this.writer().delete(ids);
   }
 
+  /** See {@link DocumentWrites.endFile}: the batches of source `file` may be replayed from now on. */
+  async endFile(file: string): Promise<void> {
+    return this.writer().endFile(file);
+  }
+
   /** Makes everything written so far searchable. */
   async refresh(): Promise<void> {
     return this.writer().refresh();

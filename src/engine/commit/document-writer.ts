@@ -21,6 +21,11 @@ export interface BatchSource {
   readonly firstLine?: number;
   /** Per-document locations, when the caller knows them exactly. */
   readonly locations?: readonly DocumentLocation[];
+  /**
+   * The source file the batch belongs to, as a token unique to this attempt at the file: after a
+   * crash the batch is replayed only if {@link DocumentWrites.endFile} logged the file's end.
+   */
+  readonly file?: string;
 }
 
 /** Writer figures for `stats()`. */
@@ -37,6 +42,8 @@ export interface DocumentWrites {
   /** Indexes documents the caller validated already against this index's mapping (no second check). */
   upsertValidated(docs: readonly ValidDocument[]): Promise<{ docs: number }>;
   delete(ids: readonly string[]): Promise<void>;
+  /** Logs durably that every batch of the source `file` (a {@link BatchSource.file} token) is written. */
+  endFile(file: string): Promise<void>;
   refresh(): Promise<void>;
   commit(): Promise<CommitResult>;
   rollback(): Promise<CommitResult>;
@@ -66,7 +73,7 @@ export class DocumentWriter implements DocumentWrites {
       const location = source.locations?.[i] ?? locate(source, i);
       batch.push(prepare(validateDocument(this.mapping, docs[i], location)));
     }
-    await this.writer.write(batch);
+    await this.writer.write(batch, [], source.file);
     return { docs: batch.length };
   }
 
@@ -85,6 +92,10 @@ export class DocumentWriter implements DocumentWrites {
   /** Deletes documents by id (durable once resolved, visible after the next refresh). */
   async delete(ids: readonly string[]): Promise<void> {
     await this.writer.write([], ids);
+  }
+
+  endFile(file: string): Promise<void> {
+    return this.writer.endFile(file);
   }
 
   refresh(): Promise<void> {
@@ -127,6 +138,10 @@ export class ReadOnlyWriter implements DocumentWrites {
   }
 
   delete(): Promise<void> {
+    return Promise.reject(this.refused());
+  }
+
+  endFile(): Promise<void> {
     return Promise.reject(this.refused());
   }
 

@@ -151,9 +151,10 @@ export class IndexWriter {
 
   /**
    * Logs and applies a batch of validated documents (ids assigned). Resolves once the batch is
-   * durable in the WAL; it becomes searchable at the next refresh.
+   * durable in the WAL; it becomes searchable at the next refresh. A batch of a source `file` is
+   * replayed after a crash only if {@link endFile} logged that file's end.
    */
-  async write(docs: readonly PreparedDocument[], deletes: readonly string[] = []): Promise<void> {
+  async write(docs: readonly PreparedDocument[], deletes: readonly string[] = [], file?: string): Promise<void> {
     this.checkOpen();
     const ops: WalEntry[] = [];
     for (const d of docs) ops.push({ uJson: d.walJson });
@@ -162,7 +163,7 @@ export class IndexWriter {
       this.checkOpen();
       let synced: Promise<void>;
       try {
-        const end = await this.wal.append(ops);
+        const end = await this.wal.append(ops, file);
         // The fsync runs on libuv's thread pool while this thread inverts the batch.
         synced = this.wal.syncTo(end);
       } catch (e) {
@@ -192,6 +193,24 @@ export class IndexWriter {
       if (this.wal.size > this.options.maxWalBytes) await this.commit();
     } catch (e) {
       if (this.failure === null) throw e;
+    }
+  }
+
+  /** Logs, durably, that every batch of the source `file` has been written (see {@link write}). */
+  async endFile(file: string): Promise<void> {
+    this.checkOpen();
+    const end = await this.mutex.run(async () => {
+      this.checkOpen();
+      try {
+        return await this.wal.appendFileEnd(file);
+      } catch (e) {
+        throw this.fail(e, 'appending to the write-ahead log');
+      }
+    });
+    try {
+      await this.wal.syncTo(end);
+    } catch (e) {
+      throw this.fail(e, 'syncing the write-ahead log');
     }
   }
 

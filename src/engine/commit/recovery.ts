@@ -76,6 +76,9 @@ export async function recover(dir: Directory, options: RecoveryOptions): Promise
         else opened.applyDelete(op.id);
       }
     });
+    for (const [file, skipped] of replay.unfinishedFiles) {
+      log.warn(`write-ahead log: the ${skipped} operations of source file ${file} are not replayed: indexing stopped before the file's end, and a file is indexed whole or not at all (the next run indexes it again)`);
+    }
     if (replay.tornTail !== undefined) {
       log.warn(`write-ahead log ${replay.tornTail.file} ends with a torn record at byte ${replay.tornTail.offset} (never acknowledged); ignoring it`);
     }

@@ -4,15 +4,20 @@
  * `wal-replay.ts` reads it back on open for everything the last commit does not cover.
  *
  * Files `wal-<generation>.log` (see `engine/index-files.ts`); a commit rotates to a new generation
- * and records it in the manifest, after which older generations are deleted. Layout (version 2):
+ * and records it in the manifest, after which older generations are deleted. Layout (version 3):
  * ```
- * header     4 bytes magic "Ywal", uint32 LE format version (2)
+ * header     4 bytes magic "Ywal", uint32 LE format version (3)
  * record*    uint32 LE payload length
  *            uint32 LE CRC-32 of the payload
  *            payload   UTF-8 JSON: {"ops":[{"u":{"i":<id>,"v":{<field>:[values]},"s":<stored>}} | {"d":"<id>"}, ...]}
+ *                      optionally followed by ,"file":"<token>" (a batch of a source file), or
+ *                      {"ops":[],"fileEnd":"<token>"} (that file was read to its end)
  * ```
  * An upsert is logged in its validated form (normalised field values and stored fields), so a
- * replay never validates again. Version 1 files (no header, `{"u":<raw document>}`) are still read.
+ * replay never validates again. A batch tagged with a source file is replayed only if the file's
+ * end is logged too (`wal-replay.ts`): `index file` stays all-or-nothing per file under SIGKILL.
+ * Version 2 is version 3 without file tags; version 1 files (no header, `{"u":<raw document>}`) are
+ * still read. The tag is a separate field, so other additions to the record compose with it.
  */
 import { crc32 } from '../codec/file-format.js';
 import type { Appender, Directory } from '../directory.js';
@@ -79,10 +84,22 @@ export class WriteAheadLog {
     return Math.max(0, this.appender.size - WAL_HEADER_LENGTH);
   }
 
-  /** Appends a record (not yet durable); returns the logical offset to pass to {@link syncTo}. */
-  async append(entries: readonly WalEntry[]): Promise<number> {
+  /**
+   * Appends a record (not yet durable); returns the logical offset to pass to {@link syncTo}.
+   * `file` tags the batch with the source file it belongs to (see {@link appendFileEnd}).
+   */
+  async append(entries: readonly WalEntry[], file?: string): Promise<number> {
     const parts = entries.map((e) => ('uJson' in e ? `{"u":${e.uJson}}` : JSON.stringify(e)));
-    const payload = new TextEncoder().encode(`{"ops":[${parts.join(',')}]}`);
+    return this.appendPayload(`{"ops":[${parts.join(',')}]${file === undefined ? '' : `,"file":${JSON.stringify(file)}`}}`);
+  }
+
+  /** Appends the record saying the source file `file` was read to its end (not yet durable). */
+  async appendFileEnd(file: string): Promise<number> {
+    return this.appendPayload(`{"ops":[],"fileEnd":${JSON.stringify(file)}}`);
+  }
+
+  private async appendPayload(json: string): Promise<number> {
+    const payload = new TextEncoder().encode(json);
     const record = new Uint8Array(RECORD_FRAME + payload.length);
     const view = new DataView(record.buffer);
     view.setUint32(0, payload.length, true);
