@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Index, LocalDirectory } from '../../../src/index.js';
@@ -26,7 +27,17 @@ function fileLines(f: number): string {
   return out;
 }
 
-/** Runs `index file` and SIGKILLs it `delayMs` after it started indexing and logged `filesDone` finished files. */
+/** Whether the newest write-ahead log generation holds a record (more than its 8-byte header). */
+async function batchLogged(ws: Workspace): Promise<boolean> {
+  const dir = join(ws.dir, 'data', 'movies');
+  const newest = (await readdir(dir).catch((): string[] => [])).filter((n) => /^wal-\d+\.log$/.test(n)).sort().at(-1);
+  return newest !== undefined && (await stat(join(dir, newest)).catch(() => ({ size: 0 }))).size > 8;
+}
+
+/**
+ * Runs `index file` and SIGKILLs it `delayMs` after the first batch past `filesDone` finished files
+ * is in the write-ahead log (so the kill lands inside a file, or at most `delayMs` later).
+ */
 async function runAndKill(ws: Workspace, filesDone: number, delayMs: number): Promise<{ killed: boolean; log: string }> {
   const env: Record<string, string | undefined> = { ...process.env };
   delete env.NODE_TEST_CONTEXT;
@@ -37,7 +48,16 @@ async function runAndKill(ws: Workspace, filesDone: number, delayMs: number): Pr
   let armed = false;
   const arm = (): void => {
     armed = true;
-    setTimeout(() => child.kill('SIGKILL'), delayMs);
+    let fired = false;
+    const poll = setInterval(() => {
+      void batchLogged(ws).then((logged) => {
+        if (!logged || fired) return;
+        fired = true;
+        clearInterval(poll);
+        setTimeout(() => child.kill('SIGKILL'), delayMs);
+      });
+    }, 2);
+    child.once('exit', () => { clearInterval(poll); });
   };
   child.stderr.setEncoding('utf8').on('data', (s: string) => {
     log += s;
@@ -73,7 +93,7 @@ describe('yarrow index file under SIGKILL (issue 18)', () => {
     try {
       for (let f = 1; f <= FILES; f++) await ws.write(`input/part-${f}.jsonl`, fileLines(f));
       // Kill points: during the first file, and at several moments after the first and second.
-      const points: [number, number][] = [[0, 400], [1, 0], [1, 120], [1, 300], [2, 60]];
+      const points: [number, number][] = [[0, 0], [1, 0], [1, 150], [2, 0], [2, 80]];
       let leftOut = 0;
       for (const [filesDone, delayMs] of points) {
         const run = await runAndKill(ws, filesDone, delayMs);
