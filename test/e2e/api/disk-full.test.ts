@@ -134,8 +134,8 @@ async function health(url: string): Promise<{ status: string; movies: IndexHealt
   return { status: json.status as string, movies: indexes.movies };
 }
 
-/** Pushes until the disk is full, checks the failure, frees space, checks the recovery. */
-async function runScenario(disk: DiskUnderTest): Promise<void> {
+/** Pushes until the disk is full, checks the failure, frees space, checks the recovery; returns what it saw. */
+async function runScenario(disk: DiskUnderTest): Promise<string> {
   const acked = new Set<string>();
   let failure: Reply | null = null;
   for (let push = 0; push < 1000 && failure === null; push++) {
@@ -172,7 +172,9 @@ async function runScenario(disk: DiskUnderTest): Promise<void> {
   assert.equal(searched.status, 200);
 
   await disk.free();
+  const freed = performance.now();
   await eventually(async () => (await health(disk.url)).status === 'ok', 'the writer to reopen after space was freed', 60_000);
+  const reopenSeconds = (performance.now() - freed) / 1000;
   const after = pushBody('after-', 3);
   assert.equal((await call(disk.url, 'POST', '/movies/_index', after.body)).status, 200);
   for (const id of after.ids) acked.add(id);
@@ -184,15 +186,16 @@ async function runScenario(disk: DiskUnderTest): Promise<void> {
   const missing = [...acked].filter((id) => !found.has(id));
   assert.deepEqual(missing.slice(0, 5), [], `${missing.length} of ${acked.size} acknowledged documents are missing`);
   assert.ok((all.json.total as number) < 10_000, 'every document fits in one page');
+  return `${acked.size - after.ids.length} documents acknowledged before the disk ran full (${error.reason.split(';')[0]}); writes accepted again ${reopenSeconds.toFixed(1)} s after space was freed; all ${acked.size} acknowledged documents served`;
 }
 
 describe('a full disk (issue 18)', () => {
   const launcher = tmpfsLauncher();
   const where = launcher === null ? 'the fault-injecting directory (no namespace can mount a tmpfs here)' : `a ${VOLUME_MB} MB tmpfs volume`;
-  it(`answers 503 index_unavailable and degraded health, then recovers every acknowledged document, on ${where}`, { timeout: 180_000 }, async () => {
+  it(`answers 503 index_unavailable and degraded health, then recovers every acknowledged document, on ${where}`, { timeout: 180_000 }, async (t) => {
     const disk = launcher === null ? await onInjectedFaults() : await onTmpfs(launcher);
     try {
-      await runScenario(disk);
+      t.diagnostic(await runScenario(disk));
     } finally {
       await disk.close();
     }
