@@ -31,6 +31,11 @@ export interface IndexHealth {
   /** Polls that failed in a row, and the last failure's message (followed indexes). */
   readonly consecutiveFailures?: number;
   readonly lastError?: string;
+  /** Why writes answer 503 `index_unavailable` (writable indexes whose writer failed). */
+  readonly reason?: string;
+  /** Since when, and how many reopen attempts failed so far. */
+  readonly since?: string;
+  readonly reopenAttempts?: number;
 }
 
 /** One index as the HTTP layer sees it. */
@@ -98,7 +103,17 @@ export class WritableIndex implements ServedIndex {
 
   health(): IndexHealth {
     const stats = this.opened.stats();
-    return { status: 'ok', seq: stats.seq, commitAgeSeconds: ageSeconds(stats.committedAt) };
+    const commit = { seq: stats.seq, commitAgeSeconds: ageSeconds(stats.committedAt) };
+    const failure = this.opened.writerFailure();
+    if (failure === null) return { status: 'ok', ...commit };
+    return {
+      status: 'degraded',
+      ...commit,
+      reason: failure.reason,
+      since: failure.since,
+      reopenAttempts: failure.reopenAttempts,
+      ...(failure.lastReopenError === undefined ? {} : { lastError: failure.lastReopenError }),
+    };
   }
 
   async close(): Promise<void> {

@@ -80,6 +80,11 @@ export const errorCatalogue = {
     when: 'the S3 bucket a store names does not exist (message names the bucket and the endpoint)',
   },
   not_available: { http: null, exit: ExitCode.failure, when: 'a mode or store that this build does not provide yet' },
+  index_unavailable: {
+    http: 503,
+    exit: ExitCode.failure,
+    when: 'the index writer failed on an I/O error (disk full, EIO, quota): writes and flushes answer this, naming the cause without paths, until the writer has reopened itself and replayed its write-ahead log (it retries with backoff; searches keep answering from the last good state, `/_health` says `degraded`)',
+  },
   index_closed: { http: 503, exit: ExitCode.failure, when: 'an operation on a closed index (a bug in the caller; over HTTP: a request racing shutdown)' },
   interrupted: {
     http: null,
@@ -131,6 +136,8 @@ export const ErrorCode = {
   corruptIndex: 'corrupt_index',
   /** The index was written by an incompatible format version. */
   incompatibleFormat: 'incompatible_format',
+  /** The writer failed on an I/O error and is reopening itself; writes are refused until it has. */
+  indexUnavailable: 'index_unavailable',
   /** An operation was attempted on a closed index. */
   indexClosed: 'index_closed',
   /** A file that a manifest names does not exist. */

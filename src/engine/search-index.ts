@@ -14,7 +14,11 @@ import { verifyChecksum } from './codec/file-format.js';
 import { DocumentWriter, ReadOnlyWriter } from './commit/document-writer.js';
 import type { BatchSource, DocumentWrites } from './commit/document-writer.js';
 import type { Manifest } from './commit/manifest.js';
+import type { IndexWriter } from './commit/index-writer.js';
 import { recover } from './commit/recovery.js';
+import type { RecoveryOptions } from './commit/recovery.js';
+import { WriterReopener, defaultReopenBackoff } from './commit/writer-reopener.js';
+import type { ReopenBackoff, WriterFailureStatus } from './commit/writer-reopener.js';
 import type { CommitResult, WriterOptions } from './commit/writer-options.js';
 import { defaultWriterOptions } from './commit/writer-options.js';
 import type { Directory } from './directory.js';
@@ -38,6 +42,7 @@ import { readVerified, SegmentLoad, SegmentReader } from './segment/segment-read
 
 export type { SearchRequest, SearchResponse, SearchHit } from './search/search-request.js';
 export type { BatchSource } from './commit/document-writer.js';
+export type { ReopenBackoff, WriterFailureStatus } from './commit/writer-reopener.js';
 export { LOCK_FILE };
 
 /** How to open an index. */
@@ -61,6 +66,8 @@ export interface IndexOpenOptions {
   readonly searchable?: boolean;
   readonly logger?: Logger;
   readonly writer?: Partial<WriterOptions>;
+  /** Delays between attempts to reopen a writer an I/O failure stopped (`commit/writer-reopener.ts`). */
+  readonly reopenBackoff?: ReopenBackoff;
 }
 
 /** Figures about an index. */
@@ -96,13 +103,15 @@ export interface SegmentFigures {
 /** A named index in a Directory: a write side and a read side; see the module comment. */
 export class Index {
   private closed = false;
+  /** Brings the write side back after an I/O failure (writable indexes only). */
+  private reopener: WriterReopener | null = null;
 
   private constructor(
     private readonly dir: Directory,
     readonly name: string,
     readonly mapping: Mapping,
-    private readonly writes: DocumentWrites,
-    private readonly reads: IndexReader,
+    private writes: DocumentWrites,
+    private reads: IndexReader,
   ) {}
 
   /**
@@ -122,15 +131,34 @@ export class Index {
       ...options.writer,
       ...(searchable ? {} : { segmentLoad: SegmentLoad.ids }),
     };
-    const { writer, mapping } = await recover(dir, {
+    const recovery: RecoveryOptions = {
       logger: log,
       writer: writerOptions,
       ...(options.name === undefined ? {} : { name: options.name }),
       ...(options.mapping === undefined ? {} : { mapping: options.mapping }),
-    });
+    };
+    const { writer, mapping } = await recover(dir, recovery);
     const name = writer.lastCommit.name;
-    const reader = searchable ? new NearRealTimeReader(writer, options.refreshIntervalMs ?? 1000, log) : new WriteOnlyReader(writer, name, log);
-    return new Index(dir, name, mapping, new DocumentWriter(writer, mapping), reader);
+    const readerOf = (w: IndexWriter): IndexReader => (searchable ? new NearRealTimeReader(w, options.refreshIntervalMs ?? 1000, log) : new WriteOnlyReader(w, name, log));
+    const index = new Index(dir, name, mapping, new DocumentWriter(writer, mapping), readerOf(writer));
+    // A reopened writer replaces both sides at once; searches switch from the failed writer's last
+    // snapshot to the reopened one's.
+    index.reopener = new WriterReopener(dir, { ...recovery, mapping }, options.reopenBackoff ?? defaultReopenBackoff, log, (reopened) => {
+      const previous = index.reads;
+      index.writes = new DocumentWriter(reopened, mapping);
+      index.reads = readerOf(reopened);
+      previous.close();
+    });
+    index.reopener.watch(writer);
+    return index;
+  }
+
+  /**
+   * Why writes are refused, while an I/O failure keeps the writer stopped and it reopens itself;
+   * null while the write side works (and always for a read-only index).
+   */
+  writerFailure(): WriterFailureStatus | null {
+    return this.reopener?.failure() ?? null;
   }
 
   /** The write side: upserts, deletes, commits (refuses everything on a read-only index). */
@@ -188,6 +216,11 @@ export class Index {
   /** See {@link DocumentWrites.forceMerge}. */
   async forceMerge(maxSegments: number): Promise<void> {
     return this.writer().forceMerge(maxSegments);
+  }
+
+  /** See {@link DocumentWrites.endFile}: the batches of source `file` may be replayed from now on. */
+  async endFile(file: string): Promise<void> {
+    return this.writer().endFile(file);
   }
 
   /** Makes everything written so far searchable. */
@@ -289,6 +322,7 @@ export class Index {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.reopener?.stop();
     this.reads.close();
     await this.writes.close();
   }

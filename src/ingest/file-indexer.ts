@@ -2,8 +2,15 @@
  * Pull indexing of files, one file per commit: every batch of a file is upserted, then the file is
  * committed; if anything fails in a file (bad line, broken stream, interrupt) the writes since the
  * last commit are rolled back, so a file is indexed entirely or not at all and the files before it
- * stay committed. Re-running after a fix re-upserts by `_id`, so nothing is duplicated.
+ * stay committed. A SIGKILL cannot roll back, so each batch is tagged with the file (a token for
+ * this attempt at it) in the write-ahead log and the file's end is logged before its commit:
+ * replay leaves out a file whose end is missing (see `engine/commit/wal-replay.ts`).
+ *
+ * Re-running is idempotent: documents are upserted by `_id`, and a document without one gets an id
+ * derived from the source URL, the file and the line (not a random one), so a re-run after a crash
+ * or a fix replaces rather than duplicates.
  */
+import { createHash, randomUUID } from 'node:crypto';
 import type { BatchSource } from '../engine/index.js';
 import { YarrowError } from '../engine/index.js';
 import { decompressByMagic } from './decompress.js';
@@ -16,6 +23,7 @@ import { describeCause, SourceError } from './source-error.js';
 /** The part of the engine's Index that pull indexing uses. */
 export interface IndexingTarget {
   upsert(docs: readonly unknown[], source: BatchSource): Promise<unknown>;
+  endFile(file: string): Promise<unknown>;
   commit(): Promise<{ readonly seq: number }>;
   rollback(): Promise<unknown>;
   setCheckpoint(source: string, position: unknown): void;
@@ -63,8 +71,10 @@ export class FileIndexer {
     const { target } = this.options;
     try {
       this.checkSignal();
-      const { docs, lines } = await this.feed(object);
+      const file = `${object.name} (${randomUUID()})`;
+      const { docs, lines } = await this.feed(object, file);
       this.checkSignal();
+      await target.endFile(file);
       target.setCheckpoint(this.options.checkpointKey, { file: object.name, lines, docs });
       const { seq } = await target.commit();
       const result = { name: object.name, docs, lines, seq };
@@ -77,7 +87,7 @@ export class FileIndexer {
     }
   }
 
-  private async feed(object: SourceObject): Promise<{ docs: number; lines: number }> {
+  private async feed(object: SourceObject, file: string): Promise<{ docs: number; lines: number }> {
     const { progress, target } = this.options;
     let raw;
     try {
@@ -103,7 +113,8 @@ export class FileIndexer {
         void next.catch(() => undefined);
         this.checkSignal();
         const batch = step.value;
-        await target.upsert(batch.docs, batchSource(batch));
+        this.assignLineIds(batch, object.name);
+        await target.upsert(batch.docs, { ...batchSource(batch), file });
         docs += batch.docs.length;
         lines = batch.lines[batch.lines.length - 1];
         progress.addDocs(batch.docs.length, batch.bytes);
@@ -114,6 +125,15 @@ export class FileIndexer {
       await batches.return(undefined).catch(() => undefined);
     }
     return { docs, lines };
+  }
+
+  /** Gives each document without `_id` one derived from source, file and line (see the module comment). */
+  private assignLineIds(batch: JsonlBatch, name: string): void {
+    batch.docs.forEach((doc, i) => {
+      if (typeof doc !== 'object' || doc === null || Array.isArray(doc) || '_id' in doc) return;
+      const key = `${this.options.checkpointKey}\n${name}\n${String(batch.lines[i])}`;
+      (doc as Record<string, unknown>)._id = createHash('sha256').update(key).digest('base64url').slice(0, 22);
+    });
   }
 
   private checkSignal(): void {

@@ -36,6 +36,8 @@ interface ArmedFault {
 /** Wraps a Directory and fails armed calls; see the module comment. */
 export class FaultInjectingDirectory implements Directory {
   private armed: ArmedFault[] = [];
+  /** Operations failing on every call until {@link clearFaults} (a disk that stays full). */
+  private failing = new Map<FaultOp, Error | undefined>();
   private readonly calls = new Map<FaultOp, number>();
 
   constructor(
@@ -55,9 +57,18 @@ export class FaultInjectingDirectory implements Directory {
     this.armed.push({ op, remaining: nth, error });
   }
 
-  /** Disarms every fault that has not fired yet. */
+  /**
+   * Makes every call of `op` from now on reject with `error` (default `EIO`) until
+   * {@link clearFaults}: a condition that lasts, like a full disk, rather than one bad call.
+   */
+  failEvery(op: FaultOp, error?: Error): void {
+    this.failing.set(op, error);
+  }
+
+  /** Disarms every fault that has not fired yet and ends every {@link failEvery}. */
   clearFaults(): void {
     this.armed = [];
+    this.failing = new Map();
   }
 
   /** How many times `op` has been called through this wrapper (failed calls included). */
@@ -127,6 +138,7 @@ export class FaultInjectingDirectory implements Directory {
     }
     this.armed = this.armed.filter((fault) => fault.remaining > 0);
     if (fired !== undefined) throw fired.error ?? ioError(op, detail);
+    if (this.failing.has(op)) throw this.failing.get(op) ?? ioError(op, detail);
   }
 }
 

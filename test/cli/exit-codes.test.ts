@@ -27,7 +27,8 @@ describe('exitCodeOf', () => {
     for (const code of Object.values(ErrorCode)) assert.notEqual(exitCodeOf(new YarrowError(code, 'x')), undefined);
     assert.deepEqual(
       Object.values(ErrorCode).filter((code) => exitCodeOf(new YarrowError(code, 'x')) === ExitCode.failure),
-      [ErrorCode.indexClosed],
+      // A failed writer (disk full, I/O error) is a runtime failure like any I/O error: exit 1.
+      [ErrorCode.indexUnavailable, ErrorCode.indexClosed],
     );
   });
 });

@@ -63,6 +63,17 @@ describe('FaultInjectingDirectory', () => {
     await wal.close();
   });
 
+  it('fails every call of an op under failEvery until the faults are cleared', async () => {
+    const inner = new MemoryDirectory();
+    const dir = new FaultInjectingDirectory(inner);
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    dir.failEvery('writeFile', full);
+    for (const name of ['a', 'b', 'c']) await assert.rejects(dir.writeFile(name, bytes('1')), (error) => error === full);
+    dir.clearFaults();
+    await dir.writeFile('d', bytes('1'));
+    assert.deepEqual(await inner.list(), ['d']);
+  });
+
   it('forgets faults that are cleared', async () => {
     const dir = new FaultInjectingDirectory(new MemoryDirectory());
     dir.failOn('writeFile', 1);

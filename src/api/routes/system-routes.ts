@@ -14,7 +14,11 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: RouteContext, op
     const indexes = Object.fromEntries(
       [...ctx.indexes].map(([name, served]) => {
         const health = served.health();
-        return [name, health.lastError === undefined ? health : { ...health, lastError: withoutPaths(health.lastError) }];
+        return [name, {
+          ...health,
+          ...(health.lastError === undefined ? {} : { lastError: withoutPaths(health.lastError) }),
+          ...(health.reason === undefined ? {} : { reason: withoutPaths(health.reason) }),
+        }];
       }),
     );
     const degraded = Object.values(indexes).some((h) => h.status !== 'ok');

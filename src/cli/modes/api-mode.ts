@@ -26,7 +26,8 @@ export function runApi(options: ServerOptions, ctx: ModeContext): Promise<number
 /**
  * Tunables not (yet) in the config file, read from the environment: YARROW_BODY_LIMIT (bytes,
  * default 100 MB), YARROW_REFRESH_INTERVAL_MS (default 1000), YARROW_POLL_INTERVAL_MS (search
- * mode's fallback poll for new commits, default 1000).
+ * mode's fallback poll for new commits, default 1000), YARROW_REOPEN_DELAY_MS (first wait before a
+ * writer stopped by an I/O failure tries to reopen itself, default 250; it doubles up to 10 s).
  */
 function envNumber(ctx: ModeContext, name: string, fallback: number): number {
   const raw = ctx.env[name];
@@ -51,6 +52,7 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
   const bodyLimit = envNumber(ctx, 'YARROW_BODY_LIMIT', DEFAULT_BODY_LIMIT);
   const refreshMs = envNumber(ctx, 'YARROW_REFRESH_INTERVAL_MS', 1000);
   const pollMs = envNumber(ctx, 'YARROW_POLL_INTERVAL_MS', 1000);
+  const reopenMs = envNumber(ctx, 'YARROW_REOPEN_DELAY_MS', 250);
   const served = new Map<string, ServedIndex>();
   const stores: OpenedStore[] = [];
   const metrics = new ApiMetrics(() => served.values());
@@ -89,7 +91,7 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
           // The engine's reader refreshes every refreshMs (metrics read the count from its stats).
           // The indexer-only role never searches: id-only segment readers keep its memory flat.
           const indexing = indexingOf(loaded.config, name);
-          const index = await Index.open(store.dir, { name, mapping, logger: log, refreshIntervalMs: indexing.refresh_interval_ms ?? refreshMs, searchable: role !== 'api', writer: writerTuning(indexing) });
+          const index = await Index.open(store.dir, { name, mapping, logger: log, refreshIntervalMs: indexing.refresh_interval_ms ?? refreshMs, searchable: role !== 'api', writer: writerTuning(indexing), reopenBackoff: { firstMs: reopenMs, maxMs: Math.max(reopenMs, 10_000) } });
           served.set(name, new WritableIndex(name, index, store.localPath, store.transfers));
           ctx.log.info(`opened index ${name} (${store.location}) at seq=${index.stats().seq}`);
         }

@@ -21,6 +21,11 @@ export interface BatchSource {
   readonly firstLine?: number;
   /** Per-document locations, when the caller knows them exactly. */
   readonly locations?: readonly DocumentLocation[];
+  /**
+   * The source file the batch belongs to, as a token unique to this attempt at the file: after a
+   * crash the batch is replayed only if {@link DocumentWrites.endFile} logged the file's end.
+   */
+  readonly file?: string;
 }
 
 /** Writer figures for `stats()`. */
@@ -39,6 +44,8 @@ export interface DocumentWrites {
   delete(ids: readonly string[]): Promise<void>;
   /** Merges down to at most `maxSegments` segments, none with deleted docs (durable at the next commit). */
   forceMerge(maxSegments: number): Promise<void>;
+  /** Logs durably that every batch of the source `file` (a {@link BatchSource.file} token) is written. */
+  endFile(file: string): Promise<void>;
   refresh(): Promise<void>;
   commit(): Promise<CommitResult>;
   rollback(): Promise<CommitResult>;
@@ -68,11 +75,11 @@ export class DocumentWriter implements DocumentWrites {
       const location = source.locations?.[i] ?? locate(source, i);
       valid.push(validateDocument(this.mapping, docs[i], location));
     }
-    return this.upsertValidated(valid);
+    return this.upsertValidated(valid, source.file);
   }
 
   /** {@link upsert} for documents validated at the edge already (the HTTP indexer checks as it streams). */
-  async upsertValidated(docs: readonly ValidDocument[]): Promise<{ docs: number }> {
+  async upsertValidated(docs: readonly ValidDocument[], file?: string): Promise<{ docs: number }> {
     // EMBEDDING HOOK (issue 14): documents whose semantic `model` fields have text but no vector
     // are embedded here, in batches, before anything is logged (`document-embedding.ts`). The
     // writer refuses a model field still without a vector at the log (`vector-check.ts`).
@@ -82,7 +89,7 @@ export class DocumentWriter implements DocumentWrites {
       if (slicer.due()) await slicer.yield();
       batch.push(prepare(doc));
     }
-    await this.writer.write(batch);
+    await this.writer.write(batch, [], file);
     return { docs: batch.length };
   }
 
@@ -93,6 +100,10 @@ export class DocumentWriter implements DocumentWrites {
 
   forceMerge(maxSegments: number): Promise<void> {
     return this.writer.forceMerge(maxSegments);
+  }
+
+  endFile(file: string): Promise<void> {
+    return this.writer.endFile(file);
   }
 
   refresh(): Promise<void> {
@@ -139,6 +150,10 @@ export class ReadOnlyWriter implements DocumentWrites {
   }
 
   forceMerge(): Promise<void> {
+    return Promise.reject(this.refused());
+  }
+
+  endFile(): Promise<void> {
     return Promise.reject(this.refused());
   }
 

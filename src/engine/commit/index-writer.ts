@@ -30,6 +30,8 @@ import type { WriteAheadLog } from './write-ahead-log.js';
 import type { WalEntry } from './write-ahead-log.js';
 import type { CommitResult, PreparedDocument, WriterOptions } from './writer-options.js';
 import { VectorDimensions } from './vector-check.js';
+import type { YarrowError } from '../errors.js';
+import { writerFailure } from './writer-failure.js';
 
 export type { LiveSegment } from './segment-registry.js';
 export { liveDocsGeneration } from './segment-registry.js';
@@ -53,7 +55,11 @@ export class IndexWriter {
   private checkpoints: Record<string, unknown>;
   private dirty = false;
   private readonly deletions = new Set<Promise<void>>();
-  private failure: Error | null = null;
+  private failure: YarrowError | null = null;
+  private readonly failed: Promise<YarrowError>;
+  private signalFailure: (error: YarrowError) => void = () => undefined;
+  /** Set by {@link abandon}: the files belong to whoever reopens the index, so this writer deletes none. */
+  private abandoned = false;
   private closing = false;
   private closed = false;
   private commitsMade = 0;
@@ -74,6 +80,7 @@ export class IndexWriter {
     manifest: Manifest,
     private readonly wal: WriteAheadLog,
   ) {
+    this.failed = new Promise((resolve) => { this.signalFailure = resolve; });
     this.refs = new FileRefs((name) => { this.deleteLater(name); });
     this.committed = manifest;
     this.nextSegmentId = manifest.nextSegmentId;
@@ -100,6 +107,16 @@ export class IndexWriter {
       },
       writeFiles: (files) => this.writeFiles(files),
     });
+  }
+
+  /** The error every write answers since an I/O failure stopped this writer, or null while it works. */
+  get failedWith(): YarrowError | null {
+    return this.failure;
+  }
+
+  /** Resolves with the `index_unavailable` error once this writer fails (never, if it does not). */
+  whenFailed(): Promise<YarrowError> {
+    return this.failed;
   }
 
   /** The latest published snapshot, acquired for the caller (release it when done). */
@@ -139,9 +156,10 @@ export class IndexWriter {
 
   /**
    * Logs and applies a batch of validated documents (ids assigned). Resolves once the batch is
-   * durable in the WAL; it becomes searchable at the next refresh.
+   * durable in the WAL; it becomes searchable at the next refresh. A batch of a source `file` is
+   * replayed after a crash only if {@link endFile} logged that file's end.
    */
-  async write(docs: readonly PreparedDocument[], deletes: readonly string[] = []): Promise<void> {
+  async write(docs: readonly PreparedDocument[], deletes: readonly string[] = [], file?: string): Promise<void> {
     this.checkOpen();
     const ops: WalEntry[] = [];
     for (const d of docs) ops.push(d.doc.vectors.size === 0 ? { uJson: d.walJson } : { uJson: d.walJson, vectors: d.doc.vectors });
@@ -151,11 +169,11 @@ export class IndexWriter {
       this.vectorDims.check(docs);
       let synced: Promise<void>;
       try {
-        const end = await this.wal.append(ops);
+        const end = await this.wal.append(ops, file);
         // The fsync runs on libuv's thread pool while this thread inverts the batch.
         synced = this.wal.syncTo(end);
       } catch (e) {
-        throw this.fail(e);
+        throw this.fail(e, 'appending to the write-ahead log');
       }
       // Handled below; marked now so a rejection never counts as unhandled while the batch inverts.
       synced.catch(() => undefined);
@@ -172,10 +190,34 @@ export class IndexWriter {
     try {
       await durable.synced;
     } catch (e) {
-      throw this.fail(e);
+      throw this.fail(e, 'syncing the write-ahead log');
     }
-    if (this.buffer.estimatedBytes > this.options.maxBufferBytes) await this.refresh();
-    if (this.wal.size > this.options.maxWalBytes) await this.commit();
+    // The batch is durable: acknowledge it even if the flush it triggers fails (that failure stops
+    // the writer, and the reopen replays this batch from the log).
+    try {
+      if (this.buffer.estimatedBytes > this.options.maxBufferBytes) await this.refresh();
+      if (this.wal.size > this.options.maxWalBytes) await this.commit();
+    } catch (e) {
+      if (this.failure === null) throw e;
+    }
+  }
+
+  /** Logs, durably, that every batch of the source `file` has been written (see {@link write}). */
+  async endFile(file: string): Promise<void> {
+    this.checkOpen();
+    const end = await this.mutex.run(async () => {
+      this.checkOpen();
+      try {
+        return await this.wal.appendFileEnd(file);
+      } catch (e) {
+        throw this.fail(e, 'appending to the write-ahead log');
+      }
+    });
+    try {
+      await this.wal.syncTo(end);
+    } catch (e) {
+      throw this.fail(e, 'syncing the write-ahead log');
+    }
   }
 
   /** Applies an upsert to the buffer without logging it (WAL replay). */
@@ -283,7 +325,7 @@ export class IndexWriter {
         for (const d of flushed.deletedDocs) liveDocs.delete(d);
         added = { info: flushed.info, reader, liveDocs, liveDirty: flushed.deletedDocs.length > 0, durable: false, delGen: 0, merging: false };
       } catch (e) {
-        throw this.fail(e);
+        throw this.fail(e, 'writing a segment');
       }
     }
     // Delete older copies of every touched id from the existing segments (copy-on-write).
@@ -322,8 +364,29 @@ export class IndexWriter {
       for (const name of await coveredLogFiles(this.dir, manifest)) this.deleteLater(name);
       return { seq: manifest.seq, files };
     } catch (e) {
-      throw this.fail(e);
+      throw this.fail(e, 'committing');
     }
+  }
+
+  /**
+   * Hands a failed writer's place over to a reopened one (`writer-reopener.ts`): stops merges,
+   * closes the log, deletes no file from now on (recovery decides what is garbage) and returns the
+   * write lock without releasing it. The snapshots it published stay readable until released.
+   */
+  async abandon(): Promise<Lock> {
+    if (this.closed) return this.lock;
+    this.closing = true;
+    await this.merges.idle();
+    this.closed = true;
+    this.abandoned = true;
+    await this.wal.close().catch(() => undefined);
+    return this.lock;
+  }
+
+  /** Readers of the last commit's segments, for a reopen to reuse (segment files never change). */
+  committedReaders(): Map<string, SegmentReader> {
+    const committed = new Set(this.committed.segments.map((s) => s.name));
+    return new Map([...this.registry.readersByName()].filter(([name]) => committed.has(name)));
   }
 
   private async writeFiles(files: ReadonlyMap<string, Uint8Array>): Promise<void> {
@@ -331,6 +394,7 @@ export class IndexWriter {
   }
 
   private deleteLater(name: string): void {
+    if (this.abandoned) return;
     const task = this.dir.delete(name).catch((e: unknown) => {
       this.log.warn(`could not delete ${name}: ${(e as Error).message}`);
     });
@@ -343,11 +407,16 @@ export class IndexWriter {
     if (this.closed) throw new Error('index writer is closed');
   }
 
-  /** An I/O failure in the write path leaves memory and disk out of step: stop accepting writes. */
-  private fail(e: unknown): Error {
-    const error = e instanceof Error ? e : new Error(String(e));
-    this.failure ??= error;
-    this.log.error(`index writer failed, writes are refused until reopen: ${error.message}`);
-    return error;
+  /**
+   * An I/O failure in the write path leaves memory and disk out of step: stop accepting writes and
+   * answer each with `index_unavailable` until the writer is reopened (`writer-reopener.ts`).
+   */
+  private fail(e: unknown, during: string): YarrowError {
+    if (this.failure !== null) return this.failure;
+    const failure = writerFailure(e, during);
+    this.failure = failure;
+    this.log.error(`index writer failed while ${during}, writes are refused until it reopens: ${e instanceof Error ? e.message : String(e)}`);
+    this.signalFailure(failure);
+    return failure;
   }
 }

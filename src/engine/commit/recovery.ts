@@ -10,7 +10,7 @@
  */
 import { hostname } from 'node:os';
 import { getAnalyzer } from '../analysis/analyzers.js';
-import type { Directory, LockOwner } from '../directory.js';
+import type { Directory, Lock, LockOwner } from '../directory.js';
 import { ErrorCode, YarrowError } from '../errors.js';
 import { IndexFiles, LOCK_FILE, MANIFEST_FILE, fileKindOf, isDataFile, walFile, walGenerationOf } from '../index-files.js';
 import type { IndexFileKind } from '../index-files.js';
@@ -24,6 +24,7 @@ import { IndexWriter } from './index-writer.js';
 import { FORMAT_VERSION, decodeManifest, manifestFiles } from './manifest.js';
 import type { Manifest } from './manifest.js';
 import { openCommittedSegment } from './segment-registry.js';
+import type { SegmentReader } from '../segment/segment-reader.js';
 import { replayWal } from './wal-replay.js';
 import { WriteAheadLog } from './write-ahead-log.js';
 import type { WriterOptions } from './writer-options.js';
@@ -36,51 +37,66 @@ export interface RecoveryOptions {
   readonly mapping?: unknown;
   readonly logger: Logger;
   readonly writer: WriterOptions;
+  /**
+   * The write lock, when the caller holds it already (a failed writer being reopened): recovery
+   * then neither takes nor, on failure, releases it.
+   */
+  readonly lock?: Lock;
+  /** Readers of committed segments to reuse instead of reading their files again (by segment name). */
+  readonly knownReaders?: ReadonlyMap<string, SegmentReader>;
 }
 
 /** Opens the index in `dir` for writing; see the module comment. */
 export async function recover(dir: Directory, options: RecoveryOptions): Promise<{ writer: IndexWriter; mapping: Mapping }> {
   const log = options.logger;
-  const lock = await dir.obtainLock(LOCK_FILE, ownerInfo(), (stale) => {
+  const lock = options.lock ?? await dir.obtainLock(LOCK_FILE, ownerInfo(), (stale) => {
     log.warn(`taking over a stale lock of ${dir.describe()}: its holder pid ${stale.pid} on ${stale.hostname} (since ${stale.since}) is gone`);
   });
-  let createdWal: string | null = null;
+  let firstCreatedGen: number | null = null;
+  let writer: IndexWriter | null = null;
   try {
     const { manifest, mapping } = await readOrCreate(dir, options);
     await removeOrphans(dir, manifest, log);
-    const segments = await Promise.all(manifest.segments.map((info) => openCommittedSegment(dir, info, options.writer.segmentLoad)));
+    const segments = await Promise.all(manifest.segments.map((info) => openCommittedSegment(dir, info, options.writer.segmentLoad, options.knownReaders?.get(info.name))));
     const logGens = (await dir.list()).map(walGenerationOf).filter((g): g is number => g !== undefined);
     const walGen = Math.max(manifest.walGeneration, ...logGens.map((g) => g + 1));
+    firstCreatedGen = walGen;
     const wal = await WriteAheadLog.open(dir, walGen);
-    createdWal = walFile(walGen);
-    const writer = new IndexWriter(dir, mapping, getAnalyzer, lock, log, options.writer, segments, manifest, wal);
+    writer = new IndexWriter(dir, mapping, getAnalyzer, lock, log, options.writer, segments, manifest, wal);
+    const opened = writer;
     // Replay yields to the event loop as it goes, like a write does: a large batch must not starve
     // timers (an S3 write lease is renewed by one) while it is re-inverted.
     const slicer = new TimeSlicer();
     const replay = await replayWal(dir, manifest.walGeneration, async (ops) => {
       for (const op of ops) {
         if (slicer.due()) await slicer.yield();
-        if (op.kind === 'upsert') writer.applyUpsert(op.doc, op.id, op.storedJson);
+        if (op.kind === 'upsert') opened.applyUpsert(op.doc, op.id, op.storedJson);
         // Version 1 logs hold the raw document: validated here, once, as they were not when logged.
-        else if (op.kind === 'raw') writer.applyUpsert(validateDocument(mapping, op.doc), String(op.doc._id));
-        else writer.applyDelete(op.id);
+        else if (op.kind === 'raw') opened.applyUpsert(validateDocument(mapping, op.doc), String(op.doc._id));
+        else opened.applyDelete(op.id);
       }
     });
+    for (const [file, skipped] of replay.unfinishedFiles) {
+      log.warn(`write-ahead log: the ${skipped} operations of source file ${file} are not replayed: indexing stopped before the file's end, and a file is indexed whole or not at all (the next run indexes it again)`);
+    }
     if (replay.tornTail !== undefined) {
       log.warn(`write-ahead log ${replay.tornTail.file} ends with a torn record at byte ${replay.tornTail.offset} (never acknowledged); ignoring it`);
     }
     if (replay.ops > 0) {
       log.info(`replayed ${replay.ops} operations from the write-ahead log`);
-      await writer.commit();
+      await opened.commit();
     } else {
       // Earlier generations hold nothing valid (sessions that never wrote, or a torn record).
       for (const gen of logGens) if (gen !== walGen) await dir.delete(walFile(gen));
     }
-    return { writer, mapping };
+    return { writer: opened, mapping };
   } catch (e) {
-    // A refused replay leaves the location as it found it: the new, empty generation goes.
-    if (createdWal !== null) await dir.delete(createdWal).catch(() => undefined);
-    await lock.release();
+    await writer?.abandon();
+    // A refused replay (or a failed commit of it) leaves the location as it found it: the log
+    // generations created here hold nothing (replay does not log; a commit only rotates) and go,
+    // all of them, so that no gap between generations is left behind.
+    if (firstCreatedGen !== null) await deleteGenerationsFrom(dir, firstCreatedGen);
+    if (options.lock === undefined) await lock.release();
     throw e;
   }
 }
@@ -163,6 +179,13 @@ async function removeOrphans(dir: Directory, manifest: Manifest, log: Logger): P
     if (isDataFile(name)) log.info(`removing ${name}: no commit references it (seq=${manifest.seq})`, { file: name, seq: manifest.seq });
     else log.debug(`removing unreferenced file ${name}`);
     await dir.delete(name);
+  }
+}
+
+async function deleteGenerationsFrom(dir: Directory, first: number): Promise<void> {
+  for (const name of await dir.list().catch((): string[] => [])) {
+    const gen = walGenerationOf(name);
+    if (gen !== undefined && gen >= first) await dir.delete(name).catch(() => undefined);
   }
 }
 

@@ -8,6 +8,11 @@
  * - Corruption: a record fails its checksum (or its length is garbage) and a valid record follows
  *   it, or a generation between two others is missing. Acknowledged batches would be dropped, so
  *   replay refuses with a `corrupt_index` error naming the file and byte offset; nothing is deleted.
+ *
+ * Batches tagged with a source file (`index file`) are replayed only when the log also holds that
+ * file's end record: a file interrupted half-way is left out whole, and the next run indexes it
+ * again. A first pass over the log finds the end records (small, recognised by their first bytes),
+ * the second applies the batches in log order.
  */
 import { crc32 } from '../codec/file-format.js';
 import type { Directory } from '../directory.js';
@@ -29,13 +34,18 @@ export type ReplayedOp =
 export interface ReplayResult {
   /** Generations read, in order. */
   readonly generations: readonly number[];
+  /** Operations applied. */
   readonly ops: number;
+  /** Source files whose end was never logged, with the operations left out of each. */
+  readonly unfinishedFiles: ReadonlyMap<string, number>;
   /** Where a torn tail was ignored, if anywhere. */
   readonly tornTail?: { readonly file: string; readonly offset: number };
 }
 
 /** `{"ops":[`: how every record's payload starts, used to find valid records past a damaged one. */
 const PAYLOAD_START = new TextEncoder().encode('{"ops":[');
+/** How a file's end record starts (no operations). */
+const FILE_END_START = new TextEncoder().encode('{"ops":[],"fileEnd":');
 
 /**
  * Reads every operation of generations >= `from`, in order, batch by batch through `apply`.
@@ -57,6 +67,8 @@ export async function replayWal(dir: Directory, from: number, apply: (ops: reado
       );
     }
   }
+  const ended = await endedFiles(dir, gens);
+  const unfinishedFiles = new Map<string, number>();
   let ops = 0;
   let tornTail: ReplayResult['tornTail'];
   for (const gen of gens) {
@@ -68,10 +80,14 @@ export async function replayWal(dir: Directory, from: number, apply: (ops: reado
     while (pos < bytes.length) {
       const payload = recordAt(bytes, view, pos);
       if (payload === undefined) break;
-      const batch = decodePayload(payload, version, file, pos);
-      await apply(batch);
-      ops += batch.length;
+      const record = decodePayload(payload, version, file, pos);
       pos += RECORD_FRAME + payload.length;
+      if (record.file !== undefined && !ended.has(record.file)) {
+        unfinishedFiles.set(record.file, (unfinishedFiles.get(record.file) ?? 0) + record.ops.length);
+        continue;
+      }
+      await apply(record.ops);
+      ops += record.ops.length;
     }
     if (pos < bytes.length) {
       const next = nextValidRecord(bytes, view, pos + 1);
@@ -85,7 +101,32 @@ export async function replayWal(dir: Directory, from: number, apply: (ops: reado
       tornTail = { file, offset: pos };
     }
   }
-  return { generations: gens, ops, ...(tornTail === undefined ? {} : { tornTail }) };
+  return { generations: gens, ops, unfinishedFiles, ...(tornTail === undefined ? {} : { tornTail }) };
+}
+
+/** The source files whose end record is in the log (the first pass; it stops at any bad record). */
+async function endedFiles(dir: Directory, gens: readonly number[]): Promise<Set<string>> {
+  const ended = new Set<string>();
+  for (const gen of gens) {
+    const file = walFile(gen);
+    const bytes = await dir.readFile(file);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    let pos = readHeader(bytes, file).start;
+    for (let payload = recordAt(bytes, view, pos); payload !== undefined; payload = recordAt(bytes, view, pos)) {
+      if (startsWith(payload, FILE_END_START)) {
+        const end = decodePayload(payload, WAL_VERSION, file, pos).fileEnd;
+        if (end !== undefined) ended.add(end);
+      }
+      pos += RECORD_FRAME + payload.length;
+    }
+  }
+  return ended;
+}
+
+function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
+  if (bytes.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (bytes[i] !== prefix[i]) return false;
+  return true;
 }
 
 /** Where records start and the format version: 2 after a header, 1 for a headerless file. */
@@ -93,7 +134,7 @@ function readHeader(bytes: Uint8Array, file: string): { start: number; version: 
   if (bytes.length >= 4 && String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]) === WAL_MAGIC) {
     if (bytes.length < WAL_HEADER_LENGTH) return { start: bytes.length, version: WAL_VERSION };
     const version = new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true);
-    if (version !== WAL_VERSION && version !== 2) {
+    if (version < 2 || version > WAL_VERSION) {
       throw new YarrowError(ErrorCode.incompatibleFormat, `${file}: write-ahead log version ${version} is not supported (this build reads versions 1 to ${WAL_VERSION})`, {
         file, expected: String(WAL_VERSION), actual: String(version),
       });
@@ -129,8 +170,15 @@ function nextValidRecord(bytes: Uint8Array, view: DataView, from: number): numbe
   return undefined;
 }
 
-function decodePayload(payload: Uint8Array, version: number, file: string, offset: number): ReplayedOp[] {
-  let parsed: { ops: Record<string, unknown>[] };
+/** A decoded record: its operations and, for `index file` batches, the source file's tag. */
+interface DecodedRecord {
+  readonly ops: ReplayedOp[];
+  readonly file?: string;
+  readonly fileEnd?: string;
+}
+
+function decodePayload(payload: Uint8Array, version: number, file: string, offset: number): DecodedRecord {
+  let parsed: { ops: Record<string, unknown>[]; file?: unknown; fileEnd?: unknown };
   // Version 3 ends with the JSON's length; the binary vectors sit between the JSON and it.
   let json = payload;
   let vectorBytes = payload.subarray(0, 0);
@@ -141,11 +189,19 @@ function decodePayload(payload: Uint8Array, version: number, file: string, offse
     vectorBytes = payload.subarray(jsonLength, payload.length - 4);
   }
   try {
-    parsed = JSON.parse(new TextDecoder().decode(json)) as { ops: Record<string, unknown>[] };
+    parsed = JSON.parse(new TextDecoder().decode(json)) as typeof parsed;
   } catch (e) {
     throw badRecord(file, offset, `not JSON (${(e as Error).message})`);
   }
-  return parsed.ops.map((op): ReplayedOp => {
+  return {
+    ops: decodeOps(parsed.ops, version, vectorBytes, file, offset),
+    ...(typeof parsed.file === 'string' ? { file: parsed.file } : {}),
+    ...(typeof parsed.fileEnd === 'string' ? { fileEnd: parsed.fileEnd } : {}),
+  };
+}
+
+function decodeOps(ops: readonly Record<string, unknown>[], version: number, vectorBytes: Uint8Array, file: string, offset: number): ReplayedOp[] {
+  return ops.map((op): ReplayedOp => {
     if (typeof op.d === 'string') return { kind: 'delete', id: op.d };
     const u = op.u as Record<string, unknown>;
     if (version === 1) return { kind: 'raw', doc: u };

@@ -10,13 +10,17 @@
  * record*    uint32 LE payload length
  *            uint32 LE CRC-32 of the payload
  *            payload   UTF-8 JSON: {"ops":[{"u":{"i":<id>,"v":{<field>:[values]},"s":<stored>},"x":{<field>:[<byte offset>,<dim>]}} | {"d":"<id>"}, ...]}
+ *                      optionally with ,"file":"<token>" (a batch of a source file), or the record
+ *                      {"ops":[],"fileEnd":"<token>"} (that file was read to its end)
  *                      then the vectors: float32 LE, at the byte offsets "x" gives (from the end of the JSON)
  *                      then uint32 LE byte length of the JSON
  * ```
  * An upsert is logged in its validated form (normalised field values, stored fields and its
  * vectors as binary floats, bit-exact and never embedded again), so a replay never validates or
- * embeds again. Version 2 files (the same without vectors and the trailing length) and version 1
- * files (no header, `{"u":<raw document>}`) are still read.
+ * embeds again. A batch tagged with a source file is replayed only if the file's end is logged too
+ * (`wal-replay.ts`): `index file` stays all-or-nothing per file under SIGKILL. Version 2 files (no
+ * vectors, no file tags, no trailing length) and version 1 files (no header, `{"u":<raw document>}`)
+ * are still read.
  */
 import { crc32 } from '../codec/file-format.js';
 import type { Appender, Directory } from '../directory.js';
@@ -86,8 +90,11 @@ export class WriteAheadLog {
     return Math.max(0, this.appender.size - WAL_HEADER_LENGTH);
   }
 
-  /** Appends a record (not yet durable); returns the logical offset to pass to {@link syncTo}. */
-  async append(entries: readonly WalEntry[]): Promise<number> {
+  /**
+   * Appends a record (not yet durable); returns the logical offset to pass to {@link syncTo}.
+   * `file` tags the batch with the source file it belongs to (see {@link appendFileEnd}).
+   */
+  async append(entries: readonly WalEntry[], file?: string): Promise<number> {
     const vectors: Float32Array[] = [];
     let vectorBytes = 0;
     const parts = entries.map((e) => {
@@ -101,7 +108,17 @@ export class WriteAheadLog {
       }
       return `{"u":${e.uJson},"x":{${refs}}}`;
     });
-    const json = new TextEncoder().encode(`{"ops":[${parts.join(',')}]}`);
+    const tag = file === undefined ? '' : `,"file":${JSON.stringify(file)}`;
+    return this.appendPayload(`{"ops":[${parts.join(',')}]${tag}}`, vectors, vectorBytes);
+  }
+
+  /** Appends the record saying the source file `file` was read to its end (not yet durable). */
+  async appendFileEnd(file: string): Promise<number> {
+    return this.appendPayload(`{"ops":[],"fileEnd":${JSON.stringify(file)}}`, [], 0);
+  }
+
+  private async appendPayload(text: string, vectors: readonly Float32Array[], vectorBytes: number): Promise<number> {
+    const json = new TextEncoder().encode(text);
     const payload = new Uint8Array(json.length + vectorBytes + 4);
     payload.set(json, 0);
     let at = json.length;

@@ -45,7 +45,8 @@ export class NearRealTimeReader implements IndexReader {
   ) {
     this.timer = refreshIntervalMs > 0
       ? setInterval(() => {
-        if (!writer.hasUnrefreshed) return;
+        // A failed writer refuses refreshes until it is reopened (by a new reader).
+        if (!writer.hasUnrefreshed || writer.failedWith !== null) return;
         writer.refresh().catch((e: unknown) => { log.error(`refresh failed: ${(e as Error).message}`); });
       }, refreshIntervalMs)
       : null;

@@ -24,13 +24,18 @@ export class ServerProcess {
     child.stderr?.on('data', (s: string) => { this.output += s; });
   }
 
-  /** Starts `yarrow <mode> -c conf.yml -p 0 -h 127.0.0.1` in `ws`; resolves once it listens. */
-  static async start(ws: Workspace, mode: 'api' | 'standalone' | 'search' | 'index api', env: Record<string, string> = {}, extraArgs: readonly string[] = [], timeoutMs = 20_000): Promise<ServerProcess> {
+  /**
+   * Starts `yarrow <mode> -c conf.yml -p 0 -h 127.0.0.1` in `ws`; resolves once it listens.
+   * `launcher` is a command the node process is started through (e.g. `unshare --mount sh -c …`).
+   */
+  static async start(ws: Workspace, mode: 'api' | 'standalone' | 'search' | 'index api', env: Record<string, string> = {}, extraArgs: readonly string[] = [], timeoutMs = 20_000, launcher: readonly string[] = []): Promise<ServerProcess> {
     if (!existsSync(CLI)) throw new Error(`${CLI} does not exist: run 'npm run build' first (npm test does)`);
     const childEnv: Record<string, string | undefined> = { ...process.env, ...env };
     delete childEnv.NODE_TEST_CONTEXT;
     delete childEnv.YARROW_LOG_FORMAT;
-    const child = spawn(process.execPath, [CLI, ...mode.split(' '), '-c', 'conf.yml', '-p', '0', '-h', '127.0.0.1', ...extraArgs], { cwd: ws.dir, env: childEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+    const argv = [process.execPath, CLI, ...mode.split(' '), '-c', 'conf.yml', '-p', '0', '-h', '127.0.0.1', ...extraArgs];
+    const [command, ...args] = [...launcher, ...argv];
+    const child = spawn(command, args, { cwd: ws.dir, env: childEnv, stdio: ['ignore', 'ignore', 'pipe'] });
     child.stderr.setEncoding('utf8');
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => { resolve(code); }));
     let log = '';
