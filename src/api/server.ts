@@ -50,8 +50,8 @@ export interface ServerDeps {
   readonly embedders?: ReadonlyMap<string, EmbeddingModel>;
 }
 
-/** Paths the server knows and the methods each answers (HEAD comes with GET). */
-const KNOWN_PATHS: readonly { readonly pattern: RegExp; readonly methods: readonly string[] }[] = [
+/** Paths the server knows and the methods each answers (HEAD comes with GET); each is in /openapi.json. */
+export const KNOWN_PATHS: readonly { readonly pattern: RegExp; readonly methods: readonly string[] }[] = [
   { pattern: /^\/$/, methods: ['GET', 'HEAD'] },
   { pattern: /^\/(_health|health|_indexes|metrics|openapi\.json)$/, methods: ['GET', 'HEAD'] },
   { pattern: /^\/ui\/[^/]+$/, methods: ['GET', 'HEAD'] },
