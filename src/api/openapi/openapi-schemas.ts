@@ -79,7 +79,8 @@ const searchRequest: OpenApiObject = {
   additionalProperties: false,
 };
 
-const hit = { type: 'object', required: ['_id'], properties: { _id: { type: 'string' }, _score: { type: 'number' } } };
+// `_score` is null when the hits are sorted by something else; `_sort` then holds the sort values.
+const hit = { type: 'object', required: ['_id'], properties: { _id: { type: 'string' }, _score: { type: ['number', 'null'] }, _sort: { type: 'array' } } };
 
 const aggResults: OpenApiObject = { type: 'object', additionalProperties: obj({ buckets: { type: 'array', items: { type: 'object' } } }) };
 
