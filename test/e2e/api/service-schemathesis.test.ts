@@ -10,19 +10,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { allowedMethods } from '../../../src/api/server.js';
 import { runSchemathesis } from '../../helpers/schemathesis.js';
-import { MOVIES_SCHEMA, movieLines, Workspace } from '../cli/cli-harness.js';
-import { ServerProcess } from './server-harness.js';
-
-const WRITE_TOKEN = 'st-write-token-0123456789';
-const READ_TOKEN = 'st-read-token-0123456789';
-
-const CONFIG = `store:
-  local: { path: ./data }
-${MOVIES_SCHEMA}api:
-  auth:
-    write_tokens: ["${WRITE_TOKEN}"]
-    read_tokens: ["${READ_TOKEN}"]
-`;
+import { movieLines, Workspace } from '../cli/cli-harness.js';
+import { ServerProcess, TOKENS_CONFIG, WRITE_TOKEN } from './server-harness.js';
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -65,7 +54,7 @@ function configFor(doc: { paths: Record<string, Record<string, unknown>> }): { t
 
 describe('schemathesis against the whole service', () => {
   it('finds no server error, and no undocumented status or body on any routed operation', { timeout: 300_000 }, async (t) => {
-    const ws = await Workspace.create(CONFIG);
+    const ws = await Workspace.create(TOKENS_CONFIG);
     try {
       const server = await ServerProcess.start(ws, 'standalone');
       try {

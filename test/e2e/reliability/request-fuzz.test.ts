@@ -11,20 +11,10 @@ import { connect } from 'node:net';
 import { describe, it } from 'node:test';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { MOVIES_SCHEMA, Workspace } from '../cli/cli-harness.js';
-import { ServerProcess } from '../api/server-harness.js';
+import { Workspace } from '../cli/cli-harness.js';
+import { READ_TOKEN, ServerProcess, TOKENS_CONFIG, WRITE_TOKEN } from '../api/server-harness.js';
 
 const RUNS = 2400;
-const WRITE_TOKEN = 'fuzz-write-token-0123456789';
-const READ_TOKEN = 'fuzz-read-token-0123456789';
-
-const CONFIG = `store:
-  local: { path: ./data }
-${MOVIES_SCHEMA}api:
-  auth:
-    write_tokens: ["${WRITE_TOKEN}"]
-    read_tokens: ["${READ_TOKEN}"]
-`;
 
 /** One request as bytes on the wire. */
 interface RawRequest {
@@ -150,7 +140,7 @@ function send(port: number, bytes: Buffer): Promise<number | null> {
 
 describe('request fuzz', () => {
   it(`answers ${RUNS} malformed requests without a 5xx and stays healthy`, { timeout: 300_000 }, async (t) => {
-    const ws = await Workspace.create(CONFIG);
+    const ws = await Workspace.create(TOKENS_CONFIG);
     try {
       const server = await ServerProcess.start(ws, 'standalone');
       try {
