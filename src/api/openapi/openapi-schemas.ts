@@ -117,7 +117,7 @@ export const serviceSchemas: OpenApiObject = {
   V1Status: v1Status(),
   V1IndexResult: v1Status({ docs: { type: 'integer' } }),
   V1DeleteResult: v1Status({ deleted: { type: 'integer' } }),
-  IndexStats: obj({ segments: { type: 'array', items: { type: 'object' } }, leaves: { type: 'array', items: { type: 'object' } } }),
-  Mapping: { type: 'object', description: 'the index mapping: fields with type and options', properties: { name: { type: 'string' }, fields: { type: 'object' } } },
-  IndexList: obj({ indexes: { type: 'array', items: { oneOf: [{ type: 'string' }, obj({ name: { type: 'string' }, aliases: { type: 'array', items: { type: 'string' } } })] } } }, ['indexes']),
+  IndexStats: obj({ name: { type: 'string' }, docs: { type: 'integer' }, segments: { type: ['integer', 'array'], description: 'a count (legacy) or a list' }, segment_list: { type: 'array', items: { type: 'object' } } }),
+  Mapping: { type: 'object', description: 'the index mapping: fields with type and options', properties: { name: { type: 'string' }, fields: { type: 'object' }, mapping: { type: 'object' } } },
+  IndexList: obj({ indexes: { type: 'array', items: { oneOf: [{ type: 'string' }, obj({ name: { type: 'string' }, aliases: { type: 'array', items: { type: 'string' } } }, ['name'])] } }, aliases: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } }, ['indexes']),
 };
