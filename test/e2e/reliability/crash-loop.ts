@@ -35,7 +35,7 @@ export interface CrashLoopOptions {
   readonly writers?: number;
   /** Documents per request (default 40). */
   readonly batchSize?: number;
-  /** Longest time a round pushes before its kill (default 1500 ms; the kill lands uniformly in [50 ms, this]). */
+  /** Longest time a round pushes after its first acknowledgement (default 1500 ms; the kill lands uniformly in [0, this]). */
   readonly maxRoundMs?: number;
   /** Called after each round with the totals so far. */
   readonly onRound?: (round: number, report: Readonly<CrashLoopReport>) => void;
@@ -119,7 +119,8 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
 
       // Push and flush until the kill.
       let killed = false;
-      const killAt = 50 + Math.random() * (maxRoundMs - 50);
+      let firstAck = (): void => undefined;
+      const acked = new Promise<void>((resolve) => { firstAck = resolve; });
       const pushers = Array.from({ length: writers }, async () => {
         while (!killed) {
           const batch = `r${round}b${serial++}`;
@@ -127,6 +128,7 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
             const res = await server.fetch('/docs/_index', { method: 'POST', body: batchBody(batch, batchSize), headers: { 'content-type': 'application/x-ndjson' } });
             await res.arrayBuffer();
             if (res.status === 200) {
+              firstAck();
               acknowledged.add(batch);
               report.acknowledgedDocs += batchSize;
             } else if (res.status >= 500) {
@@ -150,7 +152,10 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
           }
         }
       })();
-      await new Promise((r) => setTimeout(r, killAt));
+      // The kill lands at a random moment once the round has had its first acknowledgement, so that
+      // every round has something to lose however slow the machine is.
+      await Promise.race([acked, new Promise((r) => setTimeout(r, 30_000))]);
+      await new Promise((r) => setTimeout(r, Math.random() * maxRoundMs));
       await server.stop('SIGKILL');
       killed = true;
       await Promise.all([...pushers, flusher]);
