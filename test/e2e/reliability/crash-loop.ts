@@ -154,7 +154,9 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
       })();
       // The kill lands at a random moment once the round has had its first acknowledgement, so that
       // every round has something to lose however slow the machine is.
-      await Promise.race([acked, new Promise((r) => setTimeout(r, 30_000))]);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([acked, new Promise((r) => { timer = setTimeout(r, 30_000); })]);
+      clearTimeout(timer);
       await new Promise((r) => setTimeout(r, Math.random() * maxRoundMs));
       await server.stop('SIGKILL');
       killed = true;
