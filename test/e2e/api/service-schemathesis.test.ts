@@ -30,7 +30,8 @@ function configFor(doc: { paths: Record<string, Record<string, unknown>> }): { t
   for (const [path, item] of Object.entries(doc.paths)) {
     // A path item may also hold `parameters` or `summary`: only its HTTP methods are operations.
     for (const method of Object.keys(item).filter((key) => HTTP_METHODS.includes(key))) {
-      operations++;
+      // schemathesis leaves out the operation that serves the document it reads.
+      if (path !== '/openapi.json') operations++;
       if (path.startsWith('/plants')) continue;
       if (!(allowedMethods(instantiate(path)) ?? []).includes(method.toUpperCase())) unrouted.push(`${method.toUpperCase()} ${path}`);
     }
