@@ -59,8 +59,8 @@ export interface ServerDeps {
   readonly corsOrigins?: readonly string[];
 }
 
-/** Paths the server knows and the methods each answers (HEAD comes with GET). */
-const KNOWN_PATHS: readonly { readonly pattern: RegExp; readonly methods: readonly string[] }[] = [
+/** Paths the server knows and the methods each answers (HEAD comes with GET); each is in /openapi.json. */
+export const KNOWN_PATHS: readonly { readonly pattern: RegExp; readonly methods: readonly string[] }[] = [
   { pattern: /^\/$/, methods: ['GET', 'HEAD'] },
   { pattern: /^\/(_health|health|_indexes|metrics|openapi\.json)$/, methods: ['GET', 'HEAD'] },
   { pattern: /^\/ui\/[^/]+$/, methods: ['GET', 'HEAD'] },
@@ -125,7 +125,8 @@ export function buildServer(deps: ServerDeps): { app: FastifyInstance; metrics: 
 
   app.setNotFoundHandler((request) => {
     const methods = allowedMethods(request.url);
-    if (methods === null) throw new HttpError(HttpErrorType.notFound, `no such endpoint: ${request.method} ${request.url.split('?')[0]} (see /openapi.json)`);
+    // A known path with an allowed method got here because no route took it (`/ui/<not an asset name>`): 404, not a 405 that allows the very method.
+    if (methods === null || methods.includes(request.method)) throw new HttpError(HttpErrorType.notFound, `no such endpoint: ${request.method} ${request.url.split('?')[0]} (see /openapi.json)`);
     throw new HttpError(HttpErrorType.methodNotAllowed, `${request.method} is not allowed on ${request.url.split('?')[0]} (allowed: ${methods.join(', ')})`, { method: request.method }, { allow: methods.join(', ') });
   });
 

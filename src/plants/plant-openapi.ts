@@ -66,16 +66,17 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 /**
  * One document for `/openapi.json`: the plant store's (its info, MIT license, and bearerAuth as the
  * top-level security requirement) plus the service's paths and schemas. The service's operations
- * need no token unless the config sets some (the description says so; each says an empty `security`
- * of its own until the service's operations are documented with theirs); the service's info moves to
- * `x-yarrow-service`. Returned as text, so the int64 bounds stay exact.
+ * need no token unless the config sets some (the description says so; each operation names the
+ * `bearer` tokens it takes in its own `security`, one without says an empty one); the service's
+ * info moves to `x-yarrow-service`. Returned as text, so the int64 bounds stay exact.
  */
 export function mergeOpenApi(service: Json, plants: Json): string {
   const servicePaths = service.paths as Record<string, Json>;
   const paths: Record<string, Json> = {};
   for (const [path, item] of Object.entries(servicePaths)) {
     const open: Json = {};
-    for (const [key, value] of Object.entries(item)) open[key] = METHODS.includes(key) ? { ...(value as Json), security: [] } : value;
+    // An operation keeps its own requirement (the service's are the `bearer` scheme); none means open.
+    for (const [key, value] of Object.entries(item)) open[key] = METHODS.includes(key) ? { security: [], ...(value as Json) } : value;
     paths[path] = open;
   }
   const plantPaths = plants.paths as Json;

@@ -45,6 +45,15 @@ describe('buildServer', () => {
     });
   });
 
+  it('answers 404, not a 405 allowing the same method, to a GET of a /ui/ name that is no asset (found by schemathesis)', async () => {
+    await withServer('standalone', async (app) => {
+      const res = await app.inject({ method: 'GET', url: '/ui/%C2%84' });
+      assert.equal(res.statusCode, 404);
+      assert.equal(res.json<{ error: { type: string } }>().error.type, 'not_found');
+      assert.equal((await app.inject({ method: 'POST', url: '/ui/app.js' })).statusCode, 405);
+    });
+  });
+
   it('answers 413 with a JSON error for a body over the limit', async () => {
     await withServer('standalone', async (app) => {
       const res = await app.inject({ method: 'POST', url: '/movies/_index', payload: '{"_id":"x","year":1}\n'.repeat(1000) });

@@ -86,8 +86,9 @@ describe('the plant document and the routes agree', () => {
 });
 
 describe('mergeOpenApi', () => {
-  it('keeps the plant document\'s info and security, and opens the service\'s operations', () => {
-    const merged = JSON.parse(mergeOpenApi(openApiDocument('standalone', '9.9.9'), plantContract().document)) as {
+  it('keeps the plant document\'s info and security, and each service operation\'s own', () => {
+    const service = openApiDocument('standalone', '9.9.9') as { paths: Record<string, Record<string, { security?: unknown }>> };
+    const merged = JSON.parse(mergeOpenApi(service, plantContract().document)) as {
       info: Record<string, unknown>;
       security: unknown;
       paths: Record<string, Record<string, { security?: unknown }>>;
@@ -98,8 +99,11 @@ describe('mergeOpenApi', () => {
     assert.equal((merged.info['x-yarrow-service'] as { version: string }).version, '9.9.9');
     assert.deepEqual(merged.security, [{ bearerAuth: [] }]);
     for (const [path, item] of Object.entries(merged.paths)) {
-      for (const op of Object.values(item)) assert.deepEqual(op.security, path.startsWith('/plants') ? undefined : [], path);
+      for (const [method, op] of Object.entries(item)) assert.deepEqual(op.security, path.startsWith('/plants') ? undefined : service.paths[path][method].security ?? [], path);
     }
+    // Writes take a write token; health stays open.
+    assert.deepEqual(merged.paths['/{index}/_index'].post.security, [{ bearer: [] }]);
+    assert.deepEqual(merged.paths['/_health'].get.security, []);
     assert.ok('ServiceError' in merged.components.schemas && 'Error' in merged.components.schemas);
   });
 

@@ -5,8 +5,23 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { CLI } from '../cli/cli-harness.js';
+import { CLI, MOVIES_SCHEMA } from '../cli/cli-harness.js';
 import type { Workspace } from '../cli/cli-harness.js';
+
+/** The write token of {@link TOKENS_CONFIG}. */
+export const WRITE_TOKEN = 'e2e-write-token-0123456789';
+
+/** The read token of {@link TOKENS_CONFIG}. */
+export const READ_TOKEN = 'e2e-read-token-0123456789';
+
+/** The movies schema on a local store (./data) with a write and a read token: writes and reads need a token. */
+export const TOKENS_CONFIG = `store:
+  local: { path: ./data }
+${MOVIES_SCHEMA}api:
+  auth:
+    write_tokens: ["${WRITE_TOKEN}"]
+    read_tokens: ["${READ_TOKEN}"]
+`;
 
 /** A running server process. */
 export class ServerProcess {

@@ -1,26 +1,15 @@
 /**
- * Runs schemathesis (from PyPI; .ci/run installs it) against the real server's /openapi.json with a
+ * Runs schemathesis (from PyPI; .ci/run installs a pinned copy) against the real server's /openapi.json with a
  * token: every check it has, positive and negative data, and the stateful phase that follows the
  * document's links (create, then read and delete what was created). A fixed seed and example budget
  * keep the run bounded and repeatable.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
+import { runSchemathesis } from '../../helpers/schemathesis.js';
 import { Workspace } from '../cli/cli-harness.js';
 import { ServerProcess } from '../api/server-harness.js';
 import { PLANT_ENV, PLANTS_CONFIG, TOKEN } from './plant-harness.js';
-
-function run(command: string, args: readonly string[], cwd: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => { output += s; });
-    child.stderr.setEncoding('utf8').on('data', (s: string) => { output += s; });
-    child.once('error', (e) => { reject(new Error(`cannot run ${command} (install schemathesis from PyPI: pip install schemathesis): ${e.message}`)); });
-    child.once('close', (code) => { resolve({ code, output }); });
-  });
-}
 
 describe('schemathesis against the plant store', () => {
   it('finds no failure with every check, positive and negative data, and stateful links', { timeout: 240_000 }, async () => {
@@ -28,8 +17,8 @@ describe('schemathesis against the plant store', () => {
     try {
       const server = await ServerProcess.start(ws, 'api', PLANT_ENV);
       try {
-        const { code, output } = await run('st', [
-          '--no-color', 'run', `${server.url}/openapi.json`,
+        const { code, output } = await runSchemathesis([
+          'run', `${server.url}/openapi.json`,
           '--header', `Authorization: Bearer ${TOKEN}`,
           '--include-path-regex', '^/plants',
           '--checks', 'all',
