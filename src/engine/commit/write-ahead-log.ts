@@ -16,6 +16,7 @@
  */
 import { crc32 } from '../codec/file-format.js';
 import type { Appender, Directory } from '../directory.js';
+import { TimeSlicer } from '../event-loop.js';
 import { WAL_MAGIC, WAL_VERSION, walFile, walGenerationOf } from '../index-files.js';
 import type { ValidDocument } from '../schema/document.js';
 
@@ -35,6 +36,41 @@ export function walHeader(): Uint8Array {
   for (let i = 0; i < 4; i++) header[i] = WAL_MAGIC.charCodeAt(i);
   new DataView(header.buffer).setUint32(4, WAL_VERSION, true);
   return header;
+}
+
+/**
+ * One framed record: `{"ops":[...]}` encoded entry by entry, giving the event loop a turn once a
+ * time slice is used up. A batch is one record (all or nothing), and the record of an 8 MB
+ * `_index` body took tens of milliseconds to join and encode in one go, during which no search
+ * was answered (issue 17: latency while indexing). The caller holds the writer's mutex, so
+ * nothing else appends meanwhile.
+ */
+async function encodeRecord(entries: readonly WalEntry[]): Promise<Uint8Array> {
+  const encoder = new TextEncoder();
+  const slicer = new TimeSlicer();
+  const chunks: Uint8Array[] = [encoder.encode('{"ops":[')];
+  let length = chunks[0].length;
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
+    const op = 'uJson' in e ? `{"u":${e.uJson}}` : JSON.stringify(e);
+    const chunk = encoder.encode(i === 0 ? op : `,${op}`);
+    chunks.push(chunk);
+    length += chunk.length;
+    if (slicer.due()) await slicer.yield();
+  }
+  const end = encoder.encode(']}');
+  chunks.push(end);
+  length += end.length;
+  const record = new Uint8Array(RECORD_FRAME + length);
+  let at = RECORD_FRAME;
+  for (const chunk of chunks) {
+    record.set(chunk, at);
+    at += chunk.length;
+  }
+  const view = new DataView(record.buffer);
+  view.setUint32(0, length, true);
+  view.setUint32(4, crc32(record.subarray(RECORD_FRAME)), true);
+  return record;
 }
 
 /** The logged form of a validated upsert: id, normalised values and the stored fields' JSON. */
@@ -81,13 +117,7 @@ export class WriteAheadLog {
 
   /** Appends a record (not yet durable); returns the logical offset to pass to {@link syncTo}. */
   async append(entries: readonly WalEntry[]): Promise<number> {
-    const parts = entries.map((e) => ('uJson' in e ? `{"u":${e.uJson}}` : JSON.stringify(e)));
-    const payload = new TextEncoder().encode(`{"ops":[${parts.join(',')}]}`);
-    const record = new Uint8Array(RECORD_FRAME + payload.length);
-    const view = new DataView(record.buffer);
-    view.setUint32(0, payload.length, true);
-    view.setUint32(4, crc32(payload), true);
-    record.set(payload, RECORD_FRAME);
+    const record = await encodeRecord(entries);
     await this.appender.append(record);
     return this.base + this.appender.size;
   }
