@@ -11,11 +11,15 @@
  *      `MATCH ... ORDER BY bm25 LIMIT 10` once and prints the hits: process start -> that line.
  *    Both children are node processes started the same way, so both pay node's own start-up.
  *
+ * Besides wall times, the CPU time (user + system, all threads) each child has used when it
+ * answers is read from /proc (Linux): on a machine shared with other work wall times move several-
+ * fold between runs, CPU time much less.
+ *
  * Run: `npm run build && node --import tsx bench/startup.bench.ts`.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream, existsSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -28,8 +32,22 @@ const ROUNDS = Number(process.env.YARROW_BENCH_ROUNDS ?? 7);
 const DOCS = Number(process.env.YARROW_BENCH_STARTUP_DOCS ?? 100_000);
 const TERM = 'react';
 
+/** CPU ms (user + system) a live process has used so far, or NaN where /proc is missing. */
+function cpuMsOf(pid: number | undefined): number {
+  try {
+    // Fields 14 and 15 of /proc/<pid>/stat, counted after the ") " that ends the command name.
+    const fields = readFileSync(`/proc/${String(pid)}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** CPU ms of the children timed with `until`, per label, best (least) of the rounds. */
+const cpuBest = new Map<string, number>();
+
 /** Wall time from spawn to `done(line)` answering true for a stdout/stderr line, or to exit. */
-async function timeChild(args: readonly string[], options: { cwd?: string; until?: (line: string, child: ReturnType<typeof spawn>) => Promise<boolean> | boolean } = {}): Promise<number> {
+async function timeChild(args: readonly string[], options: { cwd?: string; cpuLabel?: string; until?: (line: string, child: ReturnType<typeof spawn>) => Promise<boolean> | boolean } = {}): Promise<number> {
   const start = process.hrtime.bigint();
   const child = spawn(process.execPath, args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
   const exited = once(child, 'exit');
@@ -44,7 +62,11 @@ async function timeChild(args: readonly string[], options: { cwd?: string; until
   child.stdout.resume();
   try {
     for await (const line of lines) {
-      if (await until(line, child)) return Number(process.hrtime.bigint() - start) / 1e6;
+      if (await until(line, child)) {
+        const wall = Number(process.hrtime.bigint() - start) / 1e6;
+        if (options.cpuLabel !== undefined) cpuBest.set(options.cpuLabel, Math.min(cpuBest.get(options.cpuLabel) ?? Infinity, cpuMsOf(child.pid)));
+        return wall;
+      }
     }
     throw new Error(`child ended before answering: ${args.join(' ')}`);
   } finally {
@@ -84,6 +106,7 @@ async function main(): Promise<void> {
     db.close();
 
     const yarrowMs = await best(ROUNDS, () => timeChild([CLI, 'search', '-c', config, '-h', '127.0.0.1', '-p', '0'], {
+      cpuLabel: 'yarrow',
       until: async (line) => {
         const m = /listening on (http:\/\/[^ ]+)/.exec(line);
         if (m === null) return false;
@@ -96,7 +119,7 @@ async function main(): Promise<void> {
     const sqliteScript = `const D = require('better-sqlite3'); const db = new D(${JSON.stringify(dbPath)}, { readonly: true });
 const rows = db.prepare("SELECT rowid, bm25(t) AS s FROM t WHERE t MATCH ? ORDER BY s LIMIT 10").all('"${TERM}"');
 if (rows.length === 0) process.exit(1); console.error('answered ' + rows.length);`;
-    const sqliteMs = await best(ROUNDS, () => timeChild(['-e', sqliteScript], { cwd: REPO_ROOT, until: (line) => line.startsWith('answered') }));
+    const sqliteMs = await best(ROUNDS, () => timeChild(['-e', sqliteScript], { cwd: REPO_ROOT, cpuLabel: 'sqlite', until: (line) => line.startsWith('answered') }));
 
     const rows = [
       ['node -e 0', nodeMs, ''],
@@ -106,6 +129,11 @@ if (rows.length === 0) process.exit(1); console.error('answered ' + rows.length)
     ] as const;
     process.stdout.write(`\nstart-up, best of ${ROUNDS} wall times (ms):\n`);
     for (const [what, ms, note] of rows) process.stdout.write(`${what.padEnd(62)} ${ms.toFixed(0).padStart(6)}  ${note}\n`);
+    const yarrowCpu = cpuBest.get('yarrow') ?? NaN;
+    const sqliteCpu = cpuBest.get('sqlite') ?? NaN;
+    process.stdout.write(`\nCPU time (user + system) used by the child when it answered, best of ${ROUNDS} (ms):\n`);
+    process.stdout.write(`${'yarrow search'.padEnd(62)} ${yarrowCpu.toFixed(0).padStart(6)}  ${(yarrowCpu / sqliteCpu).toFixed(2)}x SQLite\n`);
+    process.stdout.write(`${'node + better-sqlite3'.padEnd(62)} ${sqliteCpu.toFixed(0).padStart(6)}\n`);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

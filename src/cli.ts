@@ -8,7 +8,14 @@
  * Most of what indexing allocates is short-lived (parsed JSON, tokens), so with V8's defaults the
  * RSS of a bulk load sits at several times its live heap; see docs/architecture.md "Memory".
  */
-import { runCli } from './cli/index.js';
+import module from 'node:module';
+
+// Node >= 22.1 keeps V8's compiled code of every module in a cache directory (the OS temp dir, or
+// NODE_COMPILE_CACHE), so a second start skips compiling the ~400 modules a server mode loads: most
+// of `yarrow search`'s start-up after node's own (issue 17). Node 20 has no such API; there the call
+// is skipped. It has to run before the CLI is imported, hence the dynamic import below.
+(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+const { runCli } = await import('./cli/index.js');
 
 const controller = new AbortController();
 const onSignal = (): void => {

@@ -2,10 +2,15 @@
  * HTTP load benchmark of `yarrow standalone` (autocannon against the built executable on loopback):
  *  1. `_index` throughput: the corpus POSTed as JSONL bodies of ~8 MB, docs/s and MB/s;
  *  2. search queries/s and latency percentiles at a fixed concurrency;
- *  3. the same search load while a second copy of the corpus is being indexed (p99 under writes).
+ *  3. the same search load while a second copy of the corpus is being indexed (p99 under writes);
+ *  4. issue 17's check: search latency at a fixed, moderate rate (YARROW_HTTP_RATE queries/s over 2
+ *     connections, so it measures how long a query waits for the event loop rather than a queue
+ *     the load generator builds) idle, then while a third copy is indexed at full speed in the same
+ *     process; goal: p99 while indexing within 2x of the idle p99.
  * Run with `npm run bench:http` (builds nothing: run `npm run build` first). Knobs: YARROW_BENCH_DATA,
  * YARROW_BENCH_LIMIT (docs), YARROW_HTTP_CONNECTIONS (default 16), YARROW_HTTP_SECONDS (default 10),
- * YARROW_BENCH_CORPUS (debian | npm, default debian).
+ * YARROW_HTTP_RATE (default 100), YARROW_BENCH_CORPUS (debian | npm, default debian),
+ * YARROW_HTTP_SERVER_ARGS (node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`).
  */
 import { spawn } from 'node:child_process';
 import { createReadStream, existsSync } from 'node:fs';
@@ -24,6 +29,8 @@ const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const BODY_BYTES = 8 * 1024 * 1024;
 const connections = Number(process.env.YARROW_HTTP_CONNECTIONS ?? 16);
 const seconds = Number(process.env.YARROW_HTTP_SECONDS ?? 10);
+const rate = Number(process.env.YARROW_HTTP_RATE ?? 100);
+const serverArgs = (process.env.YARROW_HTTP_SERVER_ARGS ?? '').split(' ').filter((a) => a !== '');
 const corpusName = process.env.YARROW_BENCH_CORPUS ?? 'debian';
 if (!isCorpusName(corpusName)) throw new Error(`YARROW_BENCH_CORPUS: unknown corpus ${corpusName}`);
 const corpus = CORPORA[corpusName];
@@ -87,7 +94,7 @@ async function startServer(dir: string): Promise<{ url: string; stop: () => Prom
   const config = { store: { local: { path: path.join(dir, 'data') } }, schema: { [corpus.name]: MAPPINGS[corpus.name] } };
   await writeFile(path.join(dir, 'conf.yml'), JSON.stringify(config));
   const port = await freePort();
-  const child = spawn(process.execPath, [CLI, 'standalone', '-c', path.join(dir, 'conf.yml'), '-p', String(port), '-h', '127.0.0.1', '-l', 'warn'], {
+  const child = spawn(process.execPath, [...serverArgs, CLI, 'standalone', '-c', path.join(dir, 'conf.yml'), '-p', String(port), '-h', '127.0.0.1', '-l', 'warn'], {
     env: { ...process.env, YARROW_BODY_LIMIT: String(64 * 1024 * 1024), YARROW_LOG_FORMAT: '' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -127,14 +134,40 @@ async function indexAll(url: string, list: readonly { body: string; docs: number
   return { docs, bytes, seconds: (performance.now() - started) / 1000 };
 }
 
-async function searchLoad(url: string, queries: readonly string[], duration: number): Promise<autocannon.Result> {
+/** Search load for `duration` seconds: `connections` clients as fast as they can, or at `overallRate` queries/s in all. */
+async function searchLoad(url: string, queries: readonly string[], duration: number, paced?: { connections: number; overallRate: number }): Promise<autocannon.Result> {
   let i = 0;
   return autocannon({
     url: `${url}/${corpus.name}/_search`,
-    connections,
+    connections: paced?.connections ?? connections,
+    ...(paced === undefined ? {} : { overallRate: paced.overallRate }),
     duration,
     requests: [{ method: 'POST', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: queries[i++ % queries.length] }) }],
   });
+}
+
+/**
+ * Issue 17's check: latency at a fixed rate, idle and while the server indexes further copies of
+ * the corpus at full speed (one client posting back to back, as `_index` throughput was measured)
+ * until the search run ends, so every query it times overlaps indexing.
+ */
+async function pacedLatency(url: string, queries: readonly string[], lines: readonly string[]): Promise<void> {
+  const paced = { connections: 2, overallRate: rate };
+  const idle = await searchLoad(url, queries, seconds, paced);
+  console.log(`search at ${rate} q/s (idle): ${fmt(idle)}`);
+  const during = searchLoad(url, queries, seconds, paced);
+  const started = performance.now();
+  let indexed = 0;
+  // Copies with fresh ids until the search run ends, so no timed query falls after indexing stopped.
+  let searching = true;
+  void during.then(() => { searching = false; });
+  for (let copy = 3; searching; copy++) indexed += (await indexAll(url, bodies(lines, `~${copy}`), 1)).docs;
+  const busy = await during;
+  const indexSeconds = (performance.now() - started) / 1000;
+  console.log(`search at ${rate} q/s while indexing: ${fmt(busy)}`);
+  console.log(`  indexing meanwhile: ${indexed} docs in ${indexSeconds.toFixed(1)} s = ${Math.round(indexed / indexSeconds)} docs/s`);
+  const ratio = busy.latency.p99 / Math.max(idle.latency.p99, 1);
+  console.log(`  p99 while indexing / idle p99 = ${ratio.toFixed(2)} (goal <= 2.00: ${ratio <= 2 ? 'met' : 'NOT met'})`);
 }
 
 const fmt = (r: autocannon.Result): string =>
@@ -162,6 +195,7 @@ async function main(): Promise<void> {
     const busy = await during;
     console.log(`search while indexing: ${fmt(busy)}`);
     console.log(`_index during search load: ${Math.round(ix2.docs / ix2.seconds)} docs/s, ${(ix2.bytes / 1e6 / ix2.seconds).toFixed(1)} MB/s (${ix2.seconds.toFixed(2)} s of the ${seconds} s search run)`);
+    await pacedLatency(server.url, queries, lines);
   } finally {
     const code = await server.stop();
     console.log(`server exited with ${String(code)}`);

@@ -5,6 +5,7 @@
  * if the process dies, while the engine inverts it in slices that leave the event loop free for
  * searches. The response waits until the batch is durable.
  */
+import { TimeSlicer } from '../engine/index.js';
 import type { Index, ValidDocument } from '../engine/index.js';
 import { HttpError, HttpErrorType } from './http-status.js';
 import { JsonValueSplitter } from './json-value-stream.js';
@@ -39,8 +40,13 @@ export async function indexBody(index: Index, body: AsyncIterable<Buffer>, optio
       docs.push(index.validate(value, location));
     }
   };
+  // Chunks a client sent faster than they are parsed wait in the stream and are handed over in
+  // microtasks, one after another: without these yields a large body would be parsed and validated
+  // in one go while searches wait (issue 17: latency while indexing).
+  const slicer = new TimeSlicer();
   for await (const chunk of body) {
     take(splitter.push(chunk));
+    if (slicer.due()) await slicer.yield();
     if (splitter.bytes >= nextProgress) {
       options.onProgress?.(docs.length, splitter.bytes);
       nextProgress += progressBytes;

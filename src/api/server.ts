@@ -14,6 +14,7 @@ import { BearerAuth } from './bearer-auth.js';
 import type { AuthScope } from './bearer-auth.js';
 import { errorResponse } from './error-body.js';
 import { HttpError, HttpErrorType } from './http-status.js';
+import { lazySchemaCompilers } from './lazy-schema-compilers.js';
 import { ApiMetrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
 import { DEFAULT_BODY_LIMIT } from './request-body.js';
@@ -90,7 +91,7 @@ export function allowedMethods(path: string): readonly string[] | null {
 export function buildServer(deps: ServerDeps): { app: FastifyInstance; metrics: ApiMetrics; beginShutdown: () => void } {
   const metrics = deps.metrics ?? new ApiMetrics(() => deps.indexes.values());
   const ctx: RouteContext = { role: deps.role, indexes: deps.indexes, log: deps.log, metrics, bodyLimit: deps.bodyLimit ?? DEFAULT_BODY_LIMIT, version: deps.version, aliases: deps.aliases ?? new Map() };
-  const app = fastify({ logger: false, bodyLimit: ctx.bodyLimit, forceCloseConnections: 'idle', return503OnClosing: true });
+  const app = fastify({ logger: false, bodyLimit: ctx.bodyLimit, forceCloseConnections: 'idle', return503OnClosing: true, schemaController: { compilersFactory: lazySchemaCompilers() } });
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => { done(null, payload); });

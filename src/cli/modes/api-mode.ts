@@ -10,7 +10,6 @@ import { indexingOf, loadConfig, storeOf } from '../../config/index.js';
 import type { Config } from '../../config/index.js';
 import { ErrorCode, Index, YarrowError } from '../../engine/index.js';
 import type { Logger } from '../../engine/index.js';
-import { PLANT_STORE_DIR, PlantRepository, plantStoreModule } from '../../plants/index.js';
 import { engineLogger } from '../cli-logger.js';
 import { UsageError } from '../usage-error.js';
 import type { ModeContext, ServerOptions } from './mode-context.js';
@@ -68,7 +67,9 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
   let plants: ServerModule | undefined;
   try {
     try {
-      if (role !== 'search') plants = await openPlants(loaded.config, log, stores, { onLeaseLost: onLeaseLost(PLANT_STORE_DIR), env: ctx.env });
+      // The plant store (and lossless-json with it) is loaded by the writing modes only: `search`
+      // never serves it, and its start-up is measured to its first answer (issue 17).
+      if (role !== 'search') plants = await openPlants(loaded.config, log, stores, (dir) => ({ onLeaseLost: onLeaseLost(dir), env: ctx.env }));
       for (const [name, mapping] of loaded.mappings) {
         const store = await openStore(storeOf(loaded.config, name), name, {
           readOnly: role === 'search',
@@ -142,8 +143,9 @@ function refuseDistributed(config: Config): void {
  * take, so an index called `plants` keeps its own storage) in `api.plants.store`, else the
  * top-level store.
  */
-async function openPlants(config: Config, log: Logger, stores: OpenedStore[], options: OpenStoreOptions): Promise<ServerModule> {
-  const store = await openStore(config.api?.plants?.store ?? config.store, PLANT_STORE_DIR, options);
+async function openPlants(config: Config, log: Logger, stores: OpenedStore[], options: (dir: string) => OpenStoreOptions): Promise<ServerModule> {
+  const { PLANT_STORE_DIR, PlantRepository, plantStoreModule } = await import('../../plants/index.js');
+  const store = await openStore(config.api?.plants?.store ?? config.store, PLANT_STORE_DIR, options(PLANT_STORE_DIR));
   stores.push(store);
   const repository = await PlantRepository.open(store.dir, log);
   log.info(`opened the plant store (${store.location})`);

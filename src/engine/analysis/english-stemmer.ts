@@ -1,5 +1,5 @@
-import { newStemmer } from 'snowball-stemmers';
 import type { SnowballStemmer } from 'snowball-stemmers';
+import { newSnowballStemmer } from './snowball.js';
 
 /**
  * Bound on memoised stems. English text repeats a small vocabulary, so a cache this size answers
@@ -33,6 +33,6 @@ export function stemEnglish(word: string): string {
  */
 export function stemEnglishUncached(word: string): string {
   if (word.length <= 2 || word.charCodeAt(0) >= 0x250) return word;
-  stemmer ??= newStemmer('english');
+  stemmer ??= newSnowballStemmer('english');
   return stemmer.stem(word);
 }

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { newStemmer } from 'snowball-stemmers';
+import { newSnowballStemmer } from './snowball.js';
 
 /**
  * Where a language's stemmer comes from. Both packages are outputs of the Snowball compiler:
@@ -19,7 +19,7 @@ const load = createRequire(import.meta.url);
 /** Creates the stemmer named by `source`; throws if the package lacks the algorithm. */
 export function loadStemmer(source: StemmerSource): Stem {
   if (source.package === 'snowball-stemmers') {
-    const stemmer = newStemmer(source.algorithm);
+    const stemmer = newSnowballStemmer(source.algorithm);
     return (word) => stemmer.stem(word);
   }
   const module = load(`@orama/stemmers/${source.algorithm}`) as { stemmer: Stem };

@@ -24,6 +24,7 @@
  */
 import { crc32 } from '../codec/file-format.js';
 import type { Appender, Directory } from '../directory.js';
+import { TimeSlicer } from '../event-loop.js';
 import { WAL_MAGIC, WAL_VERSION, walFile, walGenerationOf } from '../index-files.js';
 import type { ValidDocument } from '../schema/document.js';
 
@@ -46,6 +47,61 @@ export function walHeader(): Uint8Array {
   for (let i = 0; i < 4; i++) header[i] = WAL_MAGIC.charCodeAt(i);
   new DataView(header.buffer).setUint32(4, WAL_VERSION, true);
   return header;
+}
+
+/**
+ * One framed record: `{"ops":[...]<tag>}` encoded entry by entry, giving the event loop a turn
+ * once a time slice is used up, then the upserts' vectors as binary float32 and the JSON's length.
+ * A batch is one record (all or nothing), and the record of an 8 MB `_index` body took tens of
+ * milliseconds to join and encode in one go, during which no search was answered (issue 17:
+ * latency while indexing). The caller holds the writer's mutex, so nothing else appends meanwhile.
+ * `tag` is the text after the ops array (`,"file":"…"` or `,"fileEnd":"…"`), or empty.
+ */
+async function encodeRecord(entries: readonly WalEntry[], tag: string): Promise<Uint8Array> {
+  const encoder = new TextEncoder();
+  const slicer = new TimeSlicer();
+  const chunks: Uint8Array[] = [encoder.encode('{"ops":[')];
+  let jsonLength = chunks[0].length;
+  const vectors: Float32Array[] = [];
+  let vectorBytes = 0;
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
+    let op: string;
+    if (!('uJson' in e)) op = JSON.stringify(e);
+    else if (e.vectors === undefined || e.vectors.size === 0) op = `{"u":${e.uJson}}`;
+    else {
+      let refs = '';
+      for (const [field, v] of e.vectors) {
+        refs += `${refs === '' ? '' : ','}${JSON.stringify(field)}:[${vectorBytes},${v.length}]`;
+        vectors.push(v);
+        vectorBytes += v.byteLength;
+      }
+      op = `{"u":${e.uJson},"x":{${refs}}}`;
+    }
+    const chunk = encoder.encode(i === 0 ? op : `,${op}`);
+    chunks.push(chunk);
+    jsonLength += chunk.length;
+    if (slicer.due()) await slicer.yield();
+  }
+  const end = encoder.encode(`]${tag}}`);
+  chunks.push(end);
+  jsonLength += end.length;
+  const payloadLength = jsonLength + vectorBytes + 4;
+  const record = new Uint8Array(RECORD_FRAME + payloadLength);
+  let at = RECORD_FRAME;
+  for (const chunk of chunks) {
+    record.set(chunk, at);
+    at += chunk.length;
+  }
+  for (const v of vectors) {
+    record.set(new Uint8Array(v.buffer, v.byteOffset, v.byteLength), at);
+    at += v.byteLength;
+  }
+  const view = new DataView(record.buffer);
+  view.setUint32(at, jsonLength, true);
+  view.setUint32(0, payloadLength, true);
+  view.setUint32(4, crc32(record.subarray(RECORD_FRAME)), true);
+  return record;
 }
 
 /** The logged form of a validated upsert: id, normalised values and the stored fields' JSON. */
@@ -95,43 +151,15 @@ export class WriteAheadLog {
    * `file` tags the batch with the source file it belongs to (see {@link appendFileEnd}).
    */
   async append(entries: readonly WalEntry[], file?: string): Promise<number> {
-    const vectors: Float32Array[] = [];
-    let vectorBytes = 0;
-    const parts = entries.map((e) => {
-      if (!('uJson' in e)) return JSON.stringify(e);
-      if (e.vectors === undefined || e.vectors.size === 0) return `{"u":${e.uJson}}`;
-      let refs = '';
-      for (const [field, v] of e.vectors) {
-        refs += `${refs === '' ? '' : ','}${JSON.stringify(field)}:[${vectorBytes},${v.length}]`;
-        vectors.push(v);
-        vectorBytes += v.byteLength;
-      }
-      return `{"u":${e.uJson},"x":{${refs}}}`;
-    });
-    const tag = file === undefined ? '' : `,"file":${JSON.stringify(file)}`;
-    return this.appendPayload(`{"ops":[${parts.join(',')}]${tag}}`, vectors, vectorBytes);
+    return this.appendRecord(await encodeRecord(entries, file === undefined ? '' : `,"file":${JSON.stringify(file)}`));
   }
 
   /** Appends the record saying the source file `file` was read to its end (not yet durable). */
   async appendFileEnd(file: string): Promise<number> {
-    return this.appendPayload(`{"ops":[],"fileEnd":${JSON.stringify(file)}}`, [], 0);
+    return this.appendRecord(await encodeRecord([], `,"fileEnd":${JSON.stringify(file)}`));
   }
 
-  private async appendPayload(text: string, vectors: readonly Float32Array[], vectorBytes: number): Promise<number> {
-    const json = new TextEncoder().encode(text);
-    const payload = new Uint8Array(json.length + vectorBytes + 4);
-    payload.set(json, 0);
-    let at = json.length;
-    for (const v of vectors) {
-      payload.set(new Uint8Array(v.buffer, v.byteOffset, v.byteLength), at);
-      at += v.byteLength;
-    }
-    new DataView(payload.buffer).setUint32(at, json.length, true);
-    const record = new Uint8Array(RECORD_FRAME + payload.length);
-    const view = new DataView(record.buffer);
-    view.setUint32(0, payload.length, true);
-    view.setUint32(4, crc32(payload), true);
-    record.set(payload, RECORD_FRAME);
+  private async appendRecord(record: Uint8Array): Promise<number> {
     await this.appender.append(record);
     return this.base + this.appender.size;
   }

@@ -63,7 +63,6 @@ export function scoreMaxScore(
 ): void {
   const n = clauses.length;
   const collector = ctx.collector;
-  const scores = new Float64Array(n);
   const bounds = new Float64Array(n);
   const partial = new Float64Array(n);
   /** Clause indexes by ascending window bound; order[essentialFrom..] are the essential ones. */
@@ -81,17 +80,12 @@ export function scoreMaxScore(
       upTo = windowStart;
       essentialFrom = 0;
     } else {
-      upTo = NO_MORE_DOCS;
-      for (const c of clauses) {
-        if (c.doc === NO_MORE_DOCS) continue;
-        const end = c.advanceShallow(windowStart);
-        if (end < upTo) upTo = end;
-      }
+      upTo = windowEnd(windowStart, essentialFrom);
       for (let i = 0; i < n; i++) {
         const c = clauses[i];
         bounds[i] = c.doc === NO_MORE_DOCS ? 0 : c.maxScoreUpTo(upTo) * BOUND_SLACK;
       }
-      order.sort((a, b) => bounds[a] - bounds[b]);
+      sortByBound(order, bounds);
       // The longest prefix (by ascending bound) whose clauses together cannot beat the threshold.
       essentialFrom = 0;
       partial.fill(0);
@@ -128,26 +122,61 @@ export function scoreMaxScore(
     }
   }
 
+  /**
+   * Window end for a window starting at `windowStart` (Lucene's MaxScoreBulkScorer): the nearest
+   * block end of the clauses essential in the previous window only, since a rare non-essential
+   * clause's block boundary would otherwise cut every window short (its bound may span several
+   * blocks), and at least 32 docs per such clause, so that the bounds and the split are not
+   * recomputed every few docs. Every clause's bounds start at the window (advanceShallow).
+   */
+  function windowEnd(windowStart: number, previousEssentialFrom: number): number {
+    const lead = Math.min(previousEssentialFrom, n - 1);
+    let end = NO_MORE_DOCS;
+    for (let i = 0; i < n; i++) {
+      const c = clauses[order[i]];
+      if (c.doc === NO_MORE_DOCS) continue;
+      const blockEnd = c.advanceShallow(windowStart);
+      if (i >= lead && blockEnd < end) end = blockEnd;
+    }
+    const leads = n - lead;
+    if (leads > 1 && end !== NO_MORE_DOCS) end = Math.max(end, windowStart + 32 * leads - 1);
+    return end;
+  }
+
   function scoreCandidate(candidate: number, essentialFrom: number): void {
-    scores.fill(0);
+    // `partial` holds the score of each clause already evaluated (0 if it does not match) and the
+    // bound of each non-essential clause not probed yet; probing replaces one bound at a time.
+    for (let i = 0; i < essentialFrom; i++) partial[order[i]] = bounds[order[i]];
     for (let e = essentialFrom; e < n; e++) {
       const idx = order[e];
       const c = clauses[idx];
-      if (c.doc === candidate) scores[idx] = c.score();
+      partial[idx] = c.doc === candidate ? c.score() : 0;
     }
     // Probe non-essential clauses, highest bound first, while the doc can still compete.
     for (let i = essentialFrom - 1; i >= 0; i--) {
-      for (let j = 0; j < n; j++) partial[j] = scores[j];
-      for (let j = 0; j <= i; j++) partial[order[j]] = bounds[order[j]];
       if (combiner.combine(partial, n) <= collector.threshold) return;
       const idx = order[i];
       const c = clauses[idx];
       if (c.doc < candidate) c.advance(candidate);
-      if (c.doc === candidate) scores[idx] = c.score();
+      partial[idx] = c.doc === candidate ? c.score() : 0;
     }
     collector.totalHits++;
-    const score = combiner.combine(scores, n);
+    const score = combiner.combine(partial, n);
     if (score > collector.threshold) collector.collect(docBase + candidate, score);
+  }
+}
+
+/** Sorts clause indexes by ascending bound (insertion sort: a handful of clauses, mostly in order already). */
+function sortByBound(order: number[], bounds: Float64Array): void {
+  for (let i = 1; i < order.length; i++) {
+    const idx = order[i];
+    const b = bounds[idx];
+    let j = i - 1;
+    while (j >= 0 && bounds[order[j]] > b) {
+      order[j + 1] = order[j];
+      j--;
+    }
+    order[j + 1] = idx;
   }
 }
 
