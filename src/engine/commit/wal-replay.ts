@@ -67,7 +67,7 @@ export async function replayWal(dir: Directory, from: number, apply: (ops: reado
     while (pos < bytes.length) {
       const payload = recordAt(bytes, view, pos);
       if (payload === undefined) break;
-      const batch = decodePayload(payload, version, file, pos);
+      const batch = decodeWalPayload(payload, version, file, pos);
       await apply(batch);
       ops += batch.length;
       pos += RECORD_FRAME + payload.length;
@@ -128,7 +128,12 @@ function nextValidRecord(bytes: Uint8Array, view: DataView, from: number): numbe
   return undefined;
 }
 
-function decodePayload(payload: Uint8Array, version: number, file: string, offset: number): ReplayedOp[] {
+/**
+ * The operations of one record's payload (`version`: the log's format version; `file` and `offset`
+ * name the record in errors).
+ * @throws YarrowError `corrupt_index` when the payload is not JSON.
+ */
+export function decodeWalPayload(payload: Uint8Array, version: number, file: string, offset: number): ReplayedOp[] {
   let parsed: { ops: Record<string, unknown>[] };
   try {
     parsed = JSON.parse(new TextDecoder().decode(payload)) as { ops: Record<string, unknown>[] };

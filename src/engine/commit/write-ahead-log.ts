@@ -48,6 +48,28 @@ export function walUpsertJson(doc: ValidDocument, id: string, storedJson: string
   return `{"i":${JSON.stringify(id)},"v":{${values}},"s":${storedJson}}`;
 }
 
+/**
+ * One record (frame and payload) for `entries`. The payload is `record.subarray(RECORD_FRAME)`: the
+ * writer hands those bytes to an inversion thread as well, so a thread receives a batch in exactly
+ * the form a replay reads it back (`decodeWalPayload`), and whatever the log learns to carry per
+ * document reaches the thread with no change to its protocol.
+ */
+export function encodeWalRecord(entries: readonly WalEntry[]): Uint8Array {
+  let text = '{"ops":[';
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
+    text += `${i === 0 ? '' : ','}${'uJson' in e ? `{"u":${e.uJson}}` : JSON.stringify(e)}`;
+  }
+  text += ']}';
+  const length = Buffer.byteLength(text, 'utf8');
+  const record = new Uint8Array(RECORD_FRAME + length);
+  new TextEncoder().encodeInto(text, record.subarray(RECORD_FRAME));
+  const view = new DataView(record.buffer);
+  view.setUint32(0, length, true);
+  view.setUint32(4, crc32(record.subarray(RECORD_FRAME)), true);
+  return record;
+}
+
 /** Appends, syncs (grouped) and rotates the log. */
 export class WriteAheadLog {
   /** Logical offset (over all generations) up to which the log is durable. */
@@ -81,13 +103,11 @@ export class WriteAheadLog {
 
   /** Appends a record (not yet durable); returns the logical offset to pass to {@link syncTo}. */
   async append(entries: readonly WalEntry[]): Promise<number> {
-    const parts = entries.map((e) => ('uJson' in e ? `{"u":${e.uJson}}` : JSON.stringify(e)));
-    const payload = new TextEncoder().encode(`{"ops":[${parts.join(',')}]}`);
-    const record = new Uint8Array(RECORD_FRAME + payload.length);
-    const view = new DataView(record.buffer);
-    view.setUint32(0, payload.length, true);
-    view.setUint32(4, crc32(payload), true);
-    record.set(payload, RECORD_FRAME);
+    return this.appendRecord(encodeWalRecord(entries));
+  }
+
+  /** Appends a record made by {@link encodeWalRecord}; returns the offset to pass to {@link syncTo}. */
+  async appendRecord(record: Uint8Array): Promise<number> {
     await this.appender.append(record);
     return this.base + this.appender.size;
   }
