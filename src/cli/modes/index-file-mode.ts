@@ -50,6 +50,9 @@ export async function runIndexFile(options: IndexFileOptions, ctx: ModeContext):
       const indexer = new FileIndexer({
         target: index,
         progress,
+        // A batch exists several times over while it is parsed, logged and handed to the inversion
+        // thread (parsed, serialised for the log, encoded, copied): small batches bound that.
+        batchBytes: 2 * 1024 * 1024,
         checkpointKey: options.url,
         signal: ctx.signal,
         interrupted: () => new InterruptedError('interrupted: the file being indexed was rolled back; files indexed before it stay committed'),
