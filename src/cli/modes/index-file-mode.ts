@@ -39,7 +39,8 @@ export async function runIndexFile(options: IndexFileOptions, ctx: ModeContext):
     const { index, store, close } = await openPullIndex(loaded, options.index, mapping, ctx, {
       memoryWarning: 'the store is memory: the index is discarded when this process exits',
       // A file must commit whole or not at all, so no size-triggered commit may cut one in two.
-      writer: { maxWalBytes: Number.MAX_SAFE_INTEGER },
+      // The second core inverts while this thread reads, parses, validates and logs.
+      writer: { maxWalBytes: Number.MAX_SAFE_INTEGER, inversionThreads: 1 },
     });
     try {
       const display = ctx.stderr.isTTY === true ? new TerminalProgressBar(ctx.stderr, ctx.sink) : null;
@@ -51,6 +52,9 @@ export async function runIndexFile(options: IndexFileOptions, ctx: ModeContext):
       const indexer = new FileIndexer({
         target: index,
         progress,
+        // A batch exists several times over while it is parsed, logged and handed to the inversion
+        // thread (parsed, serialised for the log, encoded, copied): small batches bound that.
+        batchBytes: 2 * 1024 * 1024,
         checkpointKey: options.url,
         signal: ctx.signal,
         interrupted: () => new InterruptedError('interrupted: the file being indexed was rolled back; files indexed before it stay committed'),

@@ -26,8 +26,10 @@ import { MergeScheduler } from './merge-scheduler.js';
 import { Mutex } from './mutex.js';
 import { SegmentRegistry, openCommittedSegment } from './segment-registry.js';
 import type { LiveSegment } from './segment-registry.js';
-import type { WriteAheadLog } from './write-ahead-log.js';
-import type { WalEntry } from './write-ahead-log.js';
+import { InversionThread, ThreadedSegmentBuffer } from './threaded-segment-buffer.js';
+import { encodeWalRecordSliced } from './write-ahead-log.js';
+import type { WalEntry, WriteAheadLog } from './write-ahead-log.js';
+import type { WriteBuffer } from './write-buffer.js';
 import type { CommitResult, PreparedDocument, WriterOptions } from './writer-options.js';
 import { VectorDimensions } from './vector-check.js';
 import type { YarrowError } from '../errors.js';
@@ -46,7 +48,9 @@ export class IndexWriter {
   private readonly refs: FileRefs;
   private readonly registry: SegmentRegistry;
   private readonly merges: MergeScheduler;
-  private buffer: SegmentBuffer;
+  private buffer: WriteBuffer;
+  /** Where buffers invert when {@link WriterOptions.inversionThreads} is set. */
+  private readonly thread: InversionThread | null;
   /** Ids upserted or deleted since the last refresh: older copies in segments must be deleted. */
   private pendingIds = new Set<string>();
   private committed: Manifest;
@@ -86,7 +90,8 @@ export class IndexWriter {
     this.nextSegmentId = manifest.nextSegmentId;
     this.checkpoints = { ...manifest.checkpoints };
     this.refs.incRef(manifestFiles(manifest));
-    this.buffer = new SegmentBuffer(mapping, analyzer);
+    this.thread = options.inversionThreads > 0 ? new InversionThread(mapping) : null;
+    this.buffer = this.newBuffer();
     this.registry = new SegmentRegistry(segments, this.refs);
     this.vectorDims = new VectorDimensions(mapping, segments.map((s) => s.info));
     this.merges = new MergeScheduler({
@@ -168,8 +173,9 @@ export class IndexWriter {
       this.checkOpen();
       this.vectorDims.check(docs);
       let synced: Promise<void>;
+      const record = await encodeWalRecordSliced(ops, file);
       try {
-        const end = await this.wal.append(ops, file);
+        const end = await this.wal.appendRecord(record);
         // The fsync runs on libuv's thread pool while this thread inverts the batch.
         synced = this.wal.syncTo(end);
       } catch (e) {
@@ -177,6 +183,18 @@ export class IndexWriter {
       }
       // Handled below; marked now so a rejection never counts as unhandled while the batch inverts.
       synced.catch(() => undefined);
+      if (this.buffer.applyLogged !== undefined) {
+        // An inversion thread takes the logged bytes as they are; this thread keeps the ids.
+        for (const d of docs) this.pendingIds.add(d.id);
+        for (const id of deletes) this.pendingIds.add(id);
+        this.dirty = true;
+        try {
+          await this.buffer.applyLogged(record, docs.length);
+        } catch (e) {
+          throw this.fail(e, 'inverting a batch');
+        }
+        return { synced };
+      }
       // One WAL record keeps the batch all-or-nothing; inverting it in slices keeps the event loop
       // free for searches (which read snapshots, so they never see half a batch).
       const slicer = new TimeSlicer();
@@ -284,7 +302,7 @@ export class IndexWriter {
         restored.push(await openCommittedSegment(this.dir, info, this.options.segmentLoad, known.get(info.name)));
       }
       this.registry.reset(restored);
-      this.buffer = new SegmentBuffer(this.mapping, this.analyzer);
+      this.buffer = this.newBuffer();
       this.pendingIds = new Set();
       this.checkpoints = { ...this.committed.checkpoints };
       this.registry.republish();
@@ -304,6 +322,7 @@ export class IndexWriter {
       if (this.failure === null) await this.mutex.run(() => this.commitLocked());
     } finally {
       this.closed = true;
+      await this.thread?.terminate();
       await this.wal.close().catch((e: unknown) => { this.log.warn(`closing the write-ahead log failed: ${(e as Error).message}`); });
       this.registry.release();
       await Promise.allSettled([...this.deletions]);
@@ -333,7 +352,7 @@ export class IndexWriter {
     this.pendingIds = new Set();
     if (added !== null) {
       this.registry.add(added);
-      this.buffer = new SegmentBuffer(this.mapping, this.analyzer);
+      this.buffer = this.newBuffer();
     }
     if (this.registry.dropFullyDeleted()) this.dirty = true;
     this.registry.republish();
@@ -387,6 +406,10 @@ export class IndexWriter {
   committedReaders(): Map<string, SegmentReader> {
     const committed = new Set(this.committed.segments.map((s) => s.name));
     return new Map([...this.registry.readersByName()].filter(([name]) => committed.has(name)));
+  }
+
+  private newBuffer(): WriteBuffer {
+    return this.thread === null ? new SegmentBuffer(this.mapping, this.analyzer) : new ThreadedSegmentBuffer(this.thread);
   }
 
   private async writeFiles(files: ReadonlyMap<string, Uint8Array>): Promise<void> {

@@ -80,7 +80,7 @@ export async function replayWal(dir: Directory, from: number, apply: (ops: reado
     while (pos < bytes.length) {
       const payload = recordAt(bytes, view, pos);
       if (payload === undefined) break;
-      const record = decodePayload(payload, version, file, pos);
+      const record = decodeWalPayload(payload, version, file, pos);
       pos += RECORD_FRAME + payload.length;
       if (record.file !== undefined && !ended.has(record.file)) {
         unfinishedFiles.set(record.file, (unfinishedFiles.get(record.file) ?? 0) + record.ops.length);
@@ -114,7 +114,7 @@ async function endedFiles(dir: Directory, gens: readonly number[]): Promise<Set<
     let pos = readHeader(bytes, file).start;
     for (let payload = recordAt(bytes, view, pos); payload !== undefined; payload = recordAt(bytes, view, pos)) {
       if (startsWith(payload, FILE_END_START)) {
-        const end = decodePayload(payload, WAL_VERSION, file, pos).fileEnd;
+        const end = decodeWalPayload(payload, WAL_VERSION, file, pos).fileEnd;
         if (end !== undefined) ended.add(end);
       }
       pos += RECORD_FRAME + payload.length;
@@ -177,7 +177,12 @@ interface DecodedRecord {
   readonly fileEnd?: string;
 }
 
-function decodePayload(payload: Uint8Array, version: number, file: string, offset: number): DecodedRecord {
+/**
+ * One record's payload: its operations and source-file tags (`version`: the log's format version;
+ * `file` and `offset` name the record in errors).
+ * @throws YarrowError `corrupt_index` when the payload is not what its checksum promised.
+ */
+export function decodeWalPayload(payload: Uint8Array, version: number, file: string, offset: number): DecodedRecord {
   let parsed: { ops: Record<string, unknown>[]; file?: unknown; fileEnd?: unknown };
   // Version 3 ends with the JSON's length; the binary vectors sit between the JSON and it.
   let json = payload;

@@ -49,59 +49,91 @@ export function walHeader(): Uint8Array {
   return header;
 }
 
-/**
- * One framed record: `{"ops":[...]<tag>}` encoded entry by entry, giving the event loop a turn
- * once a time slice is used up, then the upserts' vectors as binary float32 and the JSON's length.
- * A batch is one record (all or nothing), and the record of an 8 MB `_index` body took tens of
- * milliseconds to join and encode in one go, during which no search was answered (issue 17:
- * latency while indexing). The caller holds the writer's mutex, so nothing else appends meanwhile.
- * `tag` is the text after the ops array (`,"file":"…"` or `,"fileEnd":"…"`), or empty.
- */
-async function encodeRecord(entries: readonly WalEntry[], tag: string): Promise<Uint8Array> {
-  const encoder = new TextEncoder();
-  const slicer = new TimeSlicer();
-  const chunks: Uint8Array[] = [encoder.encode('{"ops":[')];
-  let jsonLength = chunks[0].length;
-  const vectors: Float32Array[] = [];
-  let vectorBytes = 0;
-  for (let i = 0; i < entries.length; i++) {
-    const e = entries[i];
+/** Builds one framed record entry by entry (see the layout above). */
+class RecordEncoder {
+  private readonly encoder = new TextEncoder();
+  private readonly chunks: Uint8Array[] = [];
+  private jsonLength = 0;
+  private readonly vectors: Float32Array[] = [];
+  private vectorBytes = 0;
+  private count = 0;
+
+  constructor() {
+    this.text('{"ops":[');
+  }
+
+  add(e: WalEntry): void {
     let op: string;
     if (!('uJson' in e)) op = JSON.stringify(e);
     else if (e.vectors === undefined || e.vectors.size === 0) op = `{"u":${e.uJson}}`;
     else {
       let refs = '';
       for (const [field, v] of e.vectors) {
-        refs += `${refs === '' ? '' : ','}${JSON.stringify(field)}:[${vectorBytes},${v.length}]`;
-        vectors.push(v);
-        vectorBytes += v.byteLength;
+        refs += `${refs === '' ? '' : ','}${JSON.stringify(field)}:[${this.vectorBytes},${v.length}]`;
+        this.vectors.push(v);
+        this.vectorBytes += v.byteLength;
       }
       op = `{"u":${e.uJson},"x":{${refs}}}`;
     }
-    const chunk = encoder.encode(i === 0 ? op : `,${op}`);
-    chunks.push(chunk);
-    jsonLength += chunk.length;
+    this.text(this.count++ === 0 ? op : `,${op}`);
+  }
+
+  /** The record; `tail` is the JSON after the ops array (`,"file":"…"`, `,"fileEnd":"…"`) or empty. */
+  finish(tail: string): Uint8Array {
+    this.text(`]${tail}}`);
+    const payloadLength = this.jsonLength + this.vectorBytes + 4;
+    const record = new Uint8Array(RECORD_FRAME + payloadLength);
+    let at = RECORD_FRAME;
+    for (const chunk of this.chunks) {
+      record.set(chunk, at);
+      at += chunk.length;
+    }
+    for (const v of this.vectors) {
+      record.set(new Uint8Array(v.buffer, v.byteOffset, v.byteLength), at);
+      at += v.byteLength;
+    }
+    const view = new DataView(record.buffer);
+    view.setUint32(at, this.jsonLength, true);
+    view.setUint32(0, payloadLength, true);
+    view.setUint32(4, crc32(record.subarray(RECORD_FRAME)), true);
+    return record;
+  }
+
+  private text(s: string): void {
+    const chunk = this.encoder.encode(s);
+    this.chunks.push(chunk);
+    this.jsonLength += chunk.length;
+  }
+}
+
+const fileTail = (file: string | undefined): string => (file === undefined ? '' : `,"file":${JSON.stringify(file)}`);
+
+/**
+ * One record (frame and payload) for `entries`, tagged with the source `file` when given. The
+ * payload is `record.subarray(RECORD_FRAME)`: the writer hands those bytes to an inversion thread
+ * as well, so a thread receives a batch in exactly the form a replay reads it back
+ * (`decodeWalPayload`), and whatever the log learns to carry per document reaches the thread.
+ */
+export function encodeWalRecord(entries: readonly WalEntry[], file?: string): Uint8Array {
+  const encoder = new RecordEncoder();
+  for (const e of entries) encoder.add(e);
+  return encoder.finish(fileTail(file));
+}
+
+/**
+ * {@link encodeWalRecord}, giving the event loop a turn once a time slice is used up. A batch is
+ * one record (all or nothing), and the record of an 8 MB `_index` body took tens of milliseconds
+ * to join and encode in one go, during which no search was answered (issue 17: latency while
+ * indexing). The caller holds the writer's mutex, so nothing else appends meanwhile.
+ */
+export async function encodeWalRecordSliced(entries: readonly WalEntry[], file?: string): Promise<Uint8Array> {
+  const encoder = new RecordEncoder();
+  const slicer = new TimeSlicer();
+  for (const e of entries) {
+    encoder.add(e);
     if (slicer.due()) await slicer.yield();
   }
-  const end = encoder.encode(`]${tag}}`);
-  chunks.push(end);
-  jsonLength += end.length;
-  const payloadLength = jsonLength + vectorBytes + 4;
-  const record = new Uint8Array(RECORD_FRAME + payloadLength);
-  let at = RECORD_FRAME;
-  for (const chunk of chunks) {
-    record.set(chunk, at);
-    at += chunk.length;
-  }
-  for (const v of vectors) {
-    record.set(new Uint8Array(v.buffer, v.byteOffset, v.byteLength), at);
-    at += v.byteLength;
-  }
-  const view = new DataView(record.buffer);
-  view.setUint32(at, jsonLength, true);
-  view.setUint32(0, payloadLength, true);
-  view.setUint32(4, crc32(record.subarray(RECORD_FRAME)), true);
-  return record;
+  return encoder.finish(fileTail(file));
 }
 
 /** The logged form of a validated upsert: id, normalised values and the stored fields' JSON. */
@@ -151,15 +183,16 @@ export class WriteAheadLog {
    * `file` tags the batch with the source file it belongs to (see {@link appendFileEnd}).
    */
   async append(entries: readonly WalEntry[], file?: string): Promise<number> {
-    return this.appendRecord(await encodeRecord(entries, file === undefined ? '' : `,"file":${JSON.stringify(file)}`));
+    return this.appendRecord(await encodeWalRecordSliced(entries, file));
   }
 
   /** Appends the record saying the source file `file` was read to its end (not yet durable). */
   async appendFileEnd(file: string): Promise<number> {
-    return this.appendRecord(await encodeRecord([], `,"fileEnd":${JSON.stringify(file)}`));
+    return this.appendRecord(new RecordEncoder().finish(`,"fileEnd":${JSON.stringify(file)}`));
   }
 
-  private async appendRecord(record: Uint8Array): Promise<number> {
+  /** Appends a record made by {@link encodeWalRecord}; returns the offset to pass to {@link syncTo}. */
+  async appendRecord(record: Uint8Array): Promise<number> {
     await this.appender.append(record);
     return this.base + this.appender.size;
   }

@@ -20,6 +20,11 @@ export interface WriterOptions {
    * write-only process (memory stays at a few bytes per id; a merge loads its sources phase by phase).
    */
   readonly segmentLoad: SegmentLoad;
+  /**
+   * Threads that invert buffered documents (0: this thread). With 1, tokenizing, inverting and
+   * encoding segments run on a worker thread while this one parses, validates and logs.
+   */
+  readonly inversionThreads: number;
 }
 
 export const defaultWriterOptions: WriterOptions = {
@@ -28,6 +33,7 @@ export const defaultWriterOptions: WriterOptions = {
   merges: true,
   mergePolicy: {},
   segmentLoad: SegmentLoad.full,
+  inversionThreads: 0,
 };
 
 /** A validated document ready for the writer, serialised once for both the WAL and stored fields. */

@@ -7,10 +7,12 @@
  * and one int written into a shared slab. Per-term state lives in parallel typed arrays indexed by
  * the term ordinal, and the term dictionary is sorted once, when the buffer is written.
  */
-import type { Analyzer, TokenSink } from '../analysis/analyzer.js';
+import type { Analyzer, SpanSink, TokenSink } from '../analysis/analyzer.js';
+import { SpanFlags, spanTerm } from '../analysis/analyzer.js';
 import { lengthToNorm } from '../codec/norms/small-float.js';
 import { IndexOptions } from '../codec/postings/postings-format.js';
 import type { TimeSlicer } from '../event-loop.js';
+import { RawTokenTable } from './raw-token-table.js';
 import type { SegmentWriter } from './segment-writer.js';
 
 /** Position increment between the values of a multi-valued field, so phrases never span values. */
@@ -53,6 +55,11 @@ export class FieldInverter {
   private readonly sink: TokenSink;
   /** Raw token -> term id (-1: dropped), when the analyzer's filters can be cached per token. */
   private readonly rawIds = new Map<string, number>();
+  /** The same, interned from the text's characters, when the analyzer can scan spans. */
+  private readonly rawTable = new RawTokenTable();
+  /** The text being scanned and the flags of the span being resolved (read by `resolveSpan`). */
+  private text = '';
+  private spanFlags = 0;
   private readonly tokenize: Analyzer['analyze'];
 
   constructor(
@@ -68,16 +75,41 @@ export class FieldInverter {
         this.addToken(id, position);
       };
     } else {
-      this.tokenize = (text, sink, start) => decomposed.tokenize(text, sink, start);
-      this.sink = (token, position) => {
+      const scan = decomposed.scan;
+      const rawId = (token: string): number => {
         let id = this.rawIds.get(token);
         if (id === undefined) {
           const term = decomposed.normalize(token);
           id = term === null ? -1 : (this.termIds.get(term) ?? this.newTerm(term));
           this.rawIds.set(token, id);
         }
+        return id;
+      };
+      this.sink = (token, position) => {
+        const id = rawId(token);
         if (id >= 0) this.addToken(id, position);
       };
+      if (scan === undefined) {
+        this.tokenize = (text, sink, start) => decomposed.tokenize(text, sink, start);
+      } else {
+        // Spans: a token seen before is found from the text's characters, with no string made.
+        // Tokens that need more than ASCII lowercasing take the string path.
+        const resolveSpan = (start: number, end: number): number => rawId(spanTerm(this.text, start, end, this.spanFlags));
+        const spanSink: SpanSink = (position, start, end, flags) => {
+          let id;
+          if ((flags & (SpanFlags.upperOther | SpanFlags.curlyApostrophe)) === 0) {
+            this.spanFlags = flags;
+            id = this.rawTable.lookup(this.text, start, end, (flags & SpanFlags.upperAscii) !== 0, resolveSpan);
+          } else {
+            id = rawId(spanTerm(this.text, start, end, flags));
+          }
+          if (id >= 0) this.addToken(id, position);
+        };
+        this.tokenize = (text, _sink, start) => {
+          this.text = text;
+          return scan(text, spanSink, start);
+        };
+      }
     }
   }
 
@@ -93,7 +125,7 @@ export class FieldInverter {
 
   /** Bytes held by the typed arrays (slab and per-term state); strings and maps are not counted. */
   get arrayBytes(): number {
-    return this.slab.byteLength + this.heads.length * 25 + this.lengths.byteLength;
+    return this.slab.byteLength + this.heads.length * 25 + this.lengths.byteLength + this.rawTable.bytes;
   }
 
   /** Analyzes the values of `docId` (docs must arrive in increasing order) into the postings. */

@@ -1,0 +1,89 @@
+/**
+ * The inversion thread's entry point (a `worker_threads` worker): it owns one segment buffer,
+ * applies batches in their write-ahead log form, and encodes the buffer into a segment's files on
+ * request. It does no I/O: the main thread logs every batch before handing it over and writes the
+ * files this thread returns, so durability is the main thread's alone.
+ *
+ * Protocol (`threaded-segment-buffer.ts` is the other side): every request gets exactly one reply,
+ * in request order.
+ * - `{ type: 'ops', record }`: a WAL record (frame + payload); reply `{ ok, estimatedBytes }`.
+ * - `{ type: 'flush', name }`: reply `{ ok, flushed }`, the segment's files transferred, not
+ *   copied; the thread starts an empty buffer.
+ * - `{ type: 'reset' }`: drop the buffer (a rollback); reply `{ ok }`.
+ * A failure replies `{ ok: false, message }`.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
+import { getAnalyzer } from '../analysis/analyzers.js';
+import { WAL_VERSION } from '../index-files.js';
+import { mappingFromJson } from '../schema/mapping.js';
+import { SegmentBuffer } from '../segment/segment-buffer.js';
+import type { FlushedBuffer } from '../segment/segment-buffer.js';
+import { decodeWalPayload } from './wal-replay.js';
+import { RECORD_FRAME } from './write-ahead-log.js';
+
+/** A request from the writer. */
+export type InversionRequest =
+  | { readonly type: 'ops'; readonly record: Uint8Array }
+  | { readonly type: 'flush'; readonly name: string }
+  | { readonly type: 'reset' };
+
+/** The reply to one request. */
+export type InversionReply =
+  | { readonly ok: true; readonly estimatedBytes?: number; readonly flushed?: FlushedBuffer }
+  | { readonly ok: false; readonly message: string };
+
+/** What the thread is started with. */
+export interface InversionWorkerData {
+  /** The index's mapping, as `mappingToJson` writes it. */
+  readonly mapping: unknown;
+}
+
+const port = parentPort as MessagePort;
+const mapping = mappingFromJson((workerData as InversionWorkerData).mapping);
+let buffer = new SegmentBuffer(mapping, getAnalyzer);
+// Requests run one after another: a flush yields while it encodes, and a batch for the next
+// buffer must not run in the middle of it.
+let queue: Promise<void> = Promise.resolve();
+
+port.on('message', (request: InversionRequest) => {
+  queue = queue.then(() => handle(request));
+});
+
+async function handle(request: InversionRequest): Promise<void> {
+  try {
+    switch (request.type) {
+      case 'ops': {
+        const payload = request.record.subarray(RECORD_FRAME);
+        for (const op of decodeWalPayload(payload, WAL_VERSION, 'inversion batch', 0).ops) {
+          if (op.kind === 'upsert') buffer.add(op.doc, op.id, op.storedJson);
+          else if (op.kind === 'delete') buffer.delete(op.id);
+        }
+        port.postMessage({ ok: true, estimatedBytes: buffer.estimatedBytes } satisfies InversionReply);
+        return;
+      }
+      case 'flush': {
+        const flushed = await buffer.flush(request.name);
+        buffer = new SegmentBuffer(mapping, getAnalyzer);
+        port.postMessage({ ok: true, flushed } satisfies InversionReply, transferable(flushed));
+        return;
+      }
+      case 'reset':
+        buffer = new SegmentBuffer(mapping, getAnalyzer);
+        port.postMessage({ ok: true } satisfies InversionReply);
+        return;
+    }
+  } catch (e) {
+    port.postMessage({ ok: false, message: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies InversionReply);
+  }
+}
+
+/** The files' buffers that each file's bytes fill whole (a view into a shared buffer is copied). */
+function transferable(flushed: FlushedBuffer): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  for (const bytes of flushed.files.values()) {
+    const b = bytes.buffer;
+    if (b instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === b.byteLength) buffers.add(b);
+  }
+  return [...buffers];
+}

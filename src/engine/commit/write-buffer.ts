@@ -1,0 +1,26 @@
+/**
+ * What the index writer needs of its in-memory buffer, so that the buffer can live on this thread
+ * ({@link SegmentBuffer}) or on an inversion thread (`threaded-segment-buffer.ts`) alike.
+ */
+import type { ValidDocument } from '../schema/document.js';
+import type { FlushedBuffer } from '../segment/segment-buffer.js';
+
+/** The documents accepted since the last flush, on their way to becoming a segment. */
+export interface WriteBuffer {
+  /** Docs buffered, replaced ones included. */
+  readonly maxDoc: number;
+  /** Heap the buffer holds (an estimate), to decide when to flush. */
+  readonly estimatedBytes: number;
+  /** Adds a document (a buffered doc with the same id is replaced). */
+  add(doc: ValidDocument, id: string, storedJson: string): void;
+  /** Deletes the buffered doc with this id, if any. */
+  delete(id: string): void;
+  /**
+   * When present, takes a whole batch in its write-ahead log form instead of doc by doc (`record`
+   * as `encodeWalRecord` made it, holding `upserts` upserts); resolves when the buffer can take
+   * the next batch.
+   */
+  applyLogged?(record: Uint8Array, upserts: number): Promise<void>;
+  /** Encodes the buffer as segment `name`. */
+  flush(name: string): Promise<FlushedBuffer>;
+}

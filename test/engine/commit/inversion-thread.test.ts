@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Index } from '../../../src/engine/search-index.js';
+import { MemoryDirectory } from '../../../src/storage/memory-directory.js';
+
+const mapping = {
+  fields: {
+    title: { type: 'text', search: { lexical: { analyze: 'english' } } },
+    body: { type: 'text' },
+    tags: { type: 'text[]', search: false, filter: true, facet: true },
+    year: { type: 'int', filter: true, sort: true },
+  },
+};
+
+const words = ['river', 'stone', 'garden', 'yarrow', 'running', 'quiet', 'lantern', 'bridge', 'northern', 'ferry', 'ŝtono', 'höhe', '東京'];
+
+/** Deterministic documents: ids repeat (replacements within and across batches), text varies. */
+function batch(round: number, size: number): Record<string, unknown>[] {
+  return Array.from({ length: size }, (_, i) => {
+    const n = round * size + i;
+    const pick = (k: number): string => words[(n * 7 + k * 3) % words.length];
+    return {
+      _id: `d${n % 700}`,
+      title: `${pick(1)} ${pick(2)} ${n}`,
+      body: `${pick(3)} ${pick(4)} ${pick(5)} of the ${pick(6)}`,
+      tags: [pick(7), pick(8)],
+      year: 1900 + (n % 120),
+    };
+  });
+}
+
+/**
+ * Everything a search can tell about an index: hits with stored fields, facets, and per query the
+ * matching ids with their scores (`scores`: false when segment boundaries may differ, as BM25
+ * statistics count the deleted docs a segment still holds).
+ */
+function observe(index: Index, scores = true): unknown {
+  const all = index.search({ query: { match_all: {} }, size: 1000, sort: [{ year: 'asc' }] });
+  const hits = [...all.hits].sort((a, b) => (a._id < b._id ? -1 : 1));
+  const scored = words.map((w) => {
+    const res = index.search({ query: { multi_match: { query: `${w} garden`, fields: ['title', 'body'] } }, size: 1000 });
+    return scores ? res.hits.map((h) => [h._id, h._score]) : res.hits.map((h) => h._id).sort();
+  });
+  const facets = index.search({ query: { match_all: {} }, size: 0, aggs: { tags: { term: { field: 'tags', size: 20 } } } });
+  return { total: all.total, hits, scored, facets: facets.aggs };
+}
+
+/** Writes the same sequence of batches, deletes, refreshes and a commit through one index. */
+async function writeSequence(index: Index): Promise<void> {
+  for (let round = 0; round < 6; round++) {
+    await index.upsert(batch(round, 250));
+    if (round === 2) await index.delete(['d3', 'd4', 'd5', 'missing']);
+    if (round % 2 === 1) await index.refresh();
+  }
+  await index.commit();
+  await index.upsert(batch(9, 40));
+  await index.delete(['d10']);
+}
+
+describe('inversion thread (WriterOptions.inversionThreads)', () => {
+  it('builds the same index as inverting on the calling thread: hits, stored fields, scores and facets', async () => {
+    const local = await Index.open(new MemoryDirectory(), { mapping, refreshIntervalMs: 0, writer: { merges: false } });
+    const threaded = await Index.open(new MemoryDirectory(), { mapping, refreshIntervalMs: 0, writer: { inversionThreads: 1, merges: false } });
+    // A small buffer limit flushes by size, after every batch.
+    const small = await Index.open(new MemoryDirectory(), { mapping, refreshIntervalMs: 0, writer: { inversionThreads: 1, maxBufferBytes: 64 * 1024, merges: false } });
+    for (const ix of [local, threaded, small]) {
+      await writeSequence(ix);
+      await ix.refresh();
+    }
+    const expected = observe(local);
+    // 700 ids; d3-d5 are deleted and written again later, d10 is deleted last.
+    assert.equal((expected as { total: number }).total, 699);
+    assert.deepEqual(observe(threaded), expected);
+    assert.deepEqual(observe(small, false), observe(local, false));
+    assert.ok(small.stats().segments > threaded.stats().segments, `${small.stats().segments} segments flushed by size`);
+    for (const ix of [local, threaded, small]) await ix.close();
+  });
+
+  it('keeps every acknowledged batch through a crash, replaying the log into a thread again', async () => {
+    const dir = new MemoryDirectory();
+    const index = await Index.open(dir, { mapping, refreshIntervalMs: 0, writer: { inversionThreads: 1 } });
+    await writeSequence(index);
+    // The process dies here: the last batch and delete were acknowledged but never committed.
+    const replayedLocal = await Index.open(dir.crashCopy(), { refreshIntervalMs: 0, writer: { merges: false } });
+    const replayedThreaded = await Index.open(dir.crashCopy(), { refreshIntervalMs: 0, writer: { inversionThreads: 1, merges: false } });
+    await index.refresh();
+    const expected = observe(index, false);
+    assert.deepEqual(observe(replayedLocal, false), expected);
+    assert.deepEqual(observe(replayedThreaded), observe(replayedLocal));
+    for (const ix of [replayedLocal, replayedThreaded, index]) await ix.close();
+  });
+
+  it('rolls back what the thread buffered', async () => {
+    const index = await Index.open(new MemoryDirectory(), { mapping, refreshIntervalMs: 0, writer: { inversionThreads: 1 } });
+    await index.upsert([{ _id: 'kept', title: 'committed river' }]);
+    await index.commit();
+    await index.upsert([{ _id: 'gone', title: 'buffered river' }]);
+    await index.rollback();
+    await index.upsert([{ _id: 'after', title: 'river after the rollback' }]);
+    await index.refresh();
+    const hits = index.search({ query: { match: { title: 'river' } }, size: 10 }).hits.map((h) => h._id).sort();
+    assert.deepEqual(hits, ['after', 'kept']);
+    await index.close();
+  });
+
+  it('carries pre-embedded vectors to the thread: knn answers as when inverting on the calling thread', async () => {
+    const vectorMapping = { fields: { title: { type: 'text', search: { semantic: { dim: 4 } } }, year: { type: 'int', filter: true } } };
+    const docs = Array.from({ length: 300 }, (_, i) => ({
+      _id: `v${i}`,
+      title: { text: `doc ${i}`, embedding: [Math.cos(i), Math.sin(i), (i % 7) / 7, 1] },
+      year: 2000 + (i % 20),
+    }));
+    const local = await Index.open(new MemoryDirectory(), { mapping: vectorMapping, refreshIntervalMs: 0, writer: { merges: false } });
+    const threaded = await Index.open(new MemoryDirectory(), { mapping: vectorMapping, refreshIntervalMs: 0, writer: { inversionThreads: 1, maxBufferBytes: 16 * 1024, merges: false } });
+    for (const ix of [local, threaded]) {
+      for (let i = 0; i < docs.length; i += 50) await ix.upsert(docs.slice(i, i + 50));
+      await ix.refresh();
+    }
+    const knn = (ix: Index): unknown =>
+      ix.search({ query: { knn: { field: 'title', query_vector: [1, 0.5, 0.2, 1], k: 10 } }, filters: { include: { range: { year: { gte: 2005 } } } }, size: 10 }).hits.map((h) => [h._id, h._score]);
+    const expected = knn(local);
+    assert.equal((expected as unknown[]).length, 10);
+    assert.deepEqual(knn(threaded), expected);
+    assert.ok(threaded.stats().segments > 1, 'the thread flushed vectors into several segments');
+    for (const ix of [local, threaded]) await ix.close();
+  });
+});
