@@ -14,6 +14,7 @@
  * | wal           | `wal-<10 digits>.log`         | `Ywal` v2 + CRC'd records | until committed |
  * | terms … docValues | `seg-<id>.<ext>`          | see {@link SegmentComponent} | immutable    |
  * | liveDocs      | `seg-<id>_<gen>.liv`          | `Yliv` v1                 | immutable       |
+ * | suggestions   | `seg-<id>.sgt` (optional)     | `Ysgt` v1                 | immutable       |
  * | vectors       | `seg-<id>.vec` (reserved)     | `Yvec`                    | immutable       |
  * | hnsw          | `seg-<id>.hnsw` (reserved)    | `Yhnw`                    | immutable       |
  */
@@ -22,8 +23,9 @@ import { LIVE_DOCS_MAGIC, LIVE_DOCS_VERSION } from './codec/live-docs/live-docs.
 import { NORMS_MAGIC, NORMS_VERSION } from './codec/norms/norms-writer.js';
 import { POSITIONS_MAGIC, POSTINGS_MAGIC, POSTINGS_VERSION } from './codec/postings/postings-format.js';
 import { STORED_FIELDS_MAGIC, STORED_FIELDS_VERSION } from './codec/stored-fields/stored-fields-writer.js';
+import { SUGGESTIONS_MAGIC, SUGGESTIONS_VERSION } from './codec/suggestions/suggestions-writer.js';
 import { TERM_DICTIONARY_MAGIC, TERM_DICTIONARY_VERSION } from './codec/term-dictionary/term-dictionary-writer.js';
-import { SegmentComponent } from './segment/segment-component.js';
+import { OptionalSegmentComponent, SegmentComponent } from './segment/segment-component.js';
 
 /**
  * How long a file lives, which decides who may delete it and whether a copy may be cached:
@@ -82,6 +84,7 @@ export const IndexFiles = {
   storedFields: component('storedFields', SegmentComponent.storedFields, STORED_FIELDS_MAGIC, STORED_FIELDS_VERSION, 'compressed blocks of stored documents'),
   docValues: component('docValues', SegmentComponent.docValues, DOC_VALUES_MAGIC, DOC_VALUES_VERSION, 'numeric and keyword columns'),
   liveDocs: kind({ kind: 'liveDocs', pattern: 'seg-<id>_<generation>.liv', regex: `${SEGMENT}_\\d+\\.liv`, magic: LIVE_DOCS_MAGIC, version: LIVE_DOCS_VERSION, codec: 'deletion bitset of a segment', lifetime: 'immutable' }),
+  suggestions: component('suggestions', OptionalSegmentComponent.suggestions, SUGGESTIONS_MAGIC, SUGGESTIONS_VERSION, 'completion candidates of suggest fields, with their docs'),
   vectors: { ...component('vectors', 'vec', 'Yvec', 1, 'per-segment vectors (float32 or int8 + scale)'), reserved: true },
   hnsw: { ...component('hnsw', 'hnsw', 'Yhnw', 1, 'per-segment HNSW graph'), reserved: true },
 } as const satisfies Record<string, IndexFileKind>;

@@ -10,7 +10,9 @@ import { isWildcardName } from '../schema/field-name.js';
 import type { FieldMapping, Mapping } from '../schema/mapping.js';
 import type { ValidDocument } from '../schema/document.js';
 import { TimeSlicer } from '../event-loop.js';
+import { SuggestCollector } from '../suggest/suggest-collector.js';
 import { FieldInverter } from './field-inverter.js';
+import { OptionalSegmentComponent } from './segment-component.js';
 import { SegmentWriter } from './segment-writer.js';
 import type { WrittenSegment } from './segment-writer.js';
 
@@ -43,11 +45,13 @@ export class SegmentBuffer {
   /** Fields that have an inverter or column (or need none). */
   private readonly known = new Set<string>();
   private storedBytes = 0;
+  private readonly suggestions: SuggestCollector;
 
   constructor(
     private readonly mapping: Mapping,
     private readonly analyzer: (name: string) => Analyzer,
   ) {
+    this.suggestions = new SuggestCollector(analyzer);
     for (const field of mapping.fields) if (!isWildcardName(field.name)) this.addField(field, 0);
   }
 
@@ -58,6 +62,7 @@ export class SegmentBuffer {
   private addField(field: FieldMapping, docs: number): void {
     this.known.add(field.name);
     if (field.analyzer !== null) this.inverters.push(new FieldInverter(field.name, this.analyzer(field.analyzer)));
+    this.suggestions.addField(field);
     // Geopoints are stored only until geo filters exist.
     if ((field.filter || field.facet || field.sort) && field.baseType !== 'geopoint') {
       const numeric = field.baseType !== 'text' && field.baseType !== 'id';
@@ -78,7 +83,7 @@ export class SegmentBuffer {
   get estimatedBytes(): number {
     let bytes = 0;
     for (const inv of this.inverters) bytes += inv.arrayBytes + inv.termCount * 120;
-    return bytes + this.storedBytes * 2 + this.ids.length * 64;
+    return bytes + this.suggestions.estimatedBytes + this.storedBytes * 2 + this.ids.length * 64;
   }
 
   /** Adds a document whose id is known (`storedJson`: its stored fields as JSON); a buffered doc with the same id is replaced. */
@@ -99,6 +104,7 @@ export class SegmentBuffer {
       const values = doc.values.get(inv.field);
       if (values !== undefined && values.length > 0) inv.invert(docId, values);
     }
+    if (this.suggestions.active) this.suggestions.add(docId, doc.values);
     for (const col of this.columns) {
       const values = doc.values.get(col.field);
       if (values !== undefined) for (const v of values) col.values.push(v);
@@ -139,6 +145,8 @@ export class SegmentBuffer {
       if (slicer.due()) await slicer.yield();
       writer.stored.addRaw(json);
     }
+    const suggestions = this.suggestions.active ? this.suggestions.encode(this.deleted) : null;
+    if (suggestions !== null) writer.addOptional(OptionalSegmentComponent.suggestions, suggestions);
     const written = writer.finish();
     return { ...written, deletedDocs: [...this.deleted].sort((a, b) => a - b) };
   }

@@ -10,8 +10,9 @@ import { IndexOptions, NO_MORE_DOCS } from '../codec/postings/postings-format.js
 import { PostingsIterator } from '../codec/postings/postings-reader.js';
 import type { TermEntry } from '../codec/term-dictionary/term-dictionary-reader.js';
 import { TimeSlicer } from '../event-loop.js';
+import { mergeSuggestions } from '../suggest/suggest-merger.js';
 import { ID_FIELD } from './segment-buffer.js';
-import { SegmentComponent } from './segment-component.js';
+import { OptionalSegmentComponent, SegmentComponent } from './segment-component.js';
 import type { SegmentInfo } from './segment-info.js';
 import { SegmentLoad } from './segment-reader.js';
 import type { SegmentReader } from './segment-reader.js';
@@ -32,8 +33,8 @@ export interface MergedSegment {
 }
 
 /**
- * Merges `sources` (in order) into a new segment named `name`, in three phases (postings, doc
- * values, stored fields). Each phase opens only the parts of the sources it reads and hands its
+ * Merges `sources` (in order) into a new segment named `name`, in four phases (postings, doc
+ * values, stored fields, suggestions). Each phase opens only the parts of the sources it reads and hands its
  * output files to `write` before the next phase starts, so a merge holds one phase's inputs and
  * outputs at a time rather than two whole segments.
  */
@@ -54,6 +55,7 @@ export async function mergeSegments(
   await write(await mergePostingsPhase(writer, sources, docMaps, maxDoc, slicer));
   await write(await mergeDocValuesPhase(writer, sources, docMaps, maxDoc));
   await write(await mergeStoredPhase(writer, sources, docMaps, slicer));
+  await write(await mergeSuggestionsPhase(writer, sources, docMaps, slicer));
   return { info: writer.info(), docMaps };
 }
 
@@ -105,6 +107,18 @@ async function mergeStoredPhase(
     }
   }
   return writer.take([SegmentComponent.storedFields]);
+}
+
+async function mergeSuggestionsPhase(
+  writer: SegmentWriter,
+  sources: readonly MergeSource[],
+  docMaps: readonly Int32Array[],
+  slicer: TimeSlicer,
+): Promise<Map<string, Uint8Array>> {
+  // Suggestions are read lazily, so the ids-only load is enough to reach them.
+  const merged = await mergeSuggestions(await openAll(sources, SegmentLoad.ids), docMaps, slicer);
+  if (merged !== null) writer.addOptional(OptionalSegmentComponent.suggestions, merged);
+  return writer.takeOptional();
 }
 
 async function mergeField(

@@ -16,6 +16,7 @@ import type { TermInfo } from '../codec/postings/postings-reader.js';
 import { StoredFieldsReader } from '../codec/stored-fields/stored-fields-reader.js';
 import { TermDictionaryReader } from '../codec/term-dictionary/term-dictionary-reader.js';
 import { SegmentComponent, componentFile, segmentComponents } from './segment-component.js';
+import type { OptionalSegmentComponent } from './segment-component.js';
 import type { FileInfo, SegmentInfo } from './segment-info.js';
 import { ID_FIELD } from './segment-buffer.js';
 
@@ -52,6 +53,8 @@ interface Parts {
   norms?: ReadonlyMap<string, Uint8Array>;
   stored?: StoredFieldsReader;
   docValues?: DocValuesReader;
+  /** Optional components decoded on first use (see {@link SegmentReader.optional}). */
+  optional?: Map<string, Promise<unknown>>;
 }
 
 /** Read access to one segment; shared by every snapshot that contains the segment. */
@@ -59,6 +62,7 @@ export class SegmentReader {
   private ids: string[] | null = null;
 
   private constructor(
+    private readonly dir: Directory,
     readonly info: SegmentInfo,
     /** What this reader loaded. */
     readonly load: SegmentLoad,
@@ -113,7 +117,7 @@ export class SegmentReader {
           break;
       }
     }
-    return new SegmentReader(info, load, parts, parts.terms ?? null, parts.postingsBytes ?? null);
+    return new SegmentReader(dir, info, load, parts, parts.terms ?? null, parts.postingsBytes ?? null);
   }
 
   private static async openIds(
@@ -135,7 +139,7 @@ export class SegmentReader {
     const idTerms = await TermDictionaryReader.openField(readRange, termsFile.size, termsFile.name, ID_FIELD);
     // Segments written since ids are unique per segment have only singletons, inlined in the terms.
     const singletons = idTerms.termCount(ID_FIELD) === info.maxDoc || allSingletons(idTerms);
-    return new SegmentReader(info, SegmentLoad.ids, {}, idTerms, singletons ? null : await read(SegmentComponent.postings));
+    return new SegmentReader(dir, info, SegmentLoad.ids, {}, idTerms, singletons ? null : await read(SegmentComponent.postings));
   }
 
   /**
@@ -144,9 +148,28 @@ export class SegmentReader {
    */
   withInfo(info: SegmentInfo): SegmentReader {
     if (info.name !== this.info.name) throw new Error(`segment ${this.info.name} cannot take the info of ${info.name}`);
-    const reader = new SegmentReader(info, this.load, this.parts, this.idTerms, this.idPostings);
+    const reader = new SegmentReader(this.dir, info, this.load, this.parts, this.idTerms, this.idPostings);
     reader.ids = this.ids;
     return reader;
+  }
+
+  /**
+   * An optional component of the segment (one `open` never loads, e.g. suggestions), read and
+   * verified on first use, decoded by `decode` and kept for every reader of the segment (whatever
+   * its load); undefined when the segment has none. A failed read is not kept, so it is retried.
+   */
+  async optional<T>(component: OptionalSegmentComponent, decode: (bytes: Uint8Array, fileName: string) => T): Promise<T | undefined> {
+    const name = componentFile(this.info.name, component);
+    const file = this.info.files.find((f) => f.name === name);
+    if (file === undefined) return undefined;
+    const cache = (this.parts.optional ??= new Map());
+    let part = cache.get(component) as Promise<T> | undefined;
+    if (part === undefined) {
+      part = readVerified(this.dir, file).then((bytes) => decode(bytes, name));
+      cache.set(component, part);
+      part.catch(() => cache.delete(component));
+    }
+    return part;
   }
 
   /** Whether this reader holds everything searches and merges need (see {@link SegmentLoad}). */

@@ -11,6 +11,7 @@ import { PostingsWriter } from '../codec/postings/postings-writer.js';
 import { StoredFieldsWriter } from '../codec/stored-fields/stored-fields-writer.js';
 import { TermDictionaryWriter } from '../codec/term-dictionary/term-dictionary-writer.js';
 import { SegmentComponent, componentFile, segmentComponents } from './segment-component.js';
+import type { OptionalSegmentComponent } from './segment-component.js';
 import type { FieldStats, FileInfo, SegmentInfo } from './segment-info.js';
 
 /** A finished segment: its files' bytes (not yet written anywhere) and its manifest entry. */
@@ -29,6 +30,8 @@ export class SegmentWriter {
   private options: IndexOptions = 0;
   private fieldNorms: Uint8Array | null = null;
   private readonly infos = new Map<SegmentComponent, FileInfo>();
+  private readonly optionalInfos: FileInfo[] = [];
+  private optionalFiles = new Map<string, Uint8Array>();
   /** Stored documents, one JSON object per doc id in order. */
   readonly stored = new StoredFieldsWriter();
 
@@ -106,15 +109,31 @@ export class SegmentWriter {
     return files;
   }
 
+  /** Adds an encoded optional file (see {@link OptionalSegmentComponent}); it is listed after the components. */
+  addOptional(component: OptionalSegmentComponent, bytes: Uint8Array): void {
+    const name = componentFile(this.name, component);
+    this.optionalFiles.set(name, bytes);
+    this.optionalInfos.push({ name, size: bytes.length, crc32: footerChecksum(bytes, name) });
+  }
+
+  /** The optional files added since the last call, for storage (a merge writes them as a phase). */
+  takeOptional(): Map<string, Uint8Array> {
+    const files = this.optionalFiles;
+    this.optionalFiles = new Map();
+    return files;
+  }
+
   /** The manifest entry of the segment, once every component has been taken. */
   info(): SegmentInfo {
     const files = segmentComponents.map((c) => this.infos.get(c) ?? missingComponent(this.name, c));
+    files.push(...this.optionalInfos);
     return { name: this.name, maxDoc: this.maxDoc, files, fieldStats: this.fieldStats, liveDocs: null, deletedCount: 0 };
   }
 
-  /** Encodes every component and returns the segment. */
+  /** Encodes every component and returns the segment, optional files included. */
   finish(): WrittenSegment {
     const files = this.take(segmentComponents);
+    for (const [name, bytes] of this.takeOptional()) files.set(name, bytes);
     return { files, info: this.info() };
   }
 }
