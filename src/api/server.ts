@@ -20,6 +20,7 @@ import type { RouteContext, ServerRole } from './route-context.js';
 import { registerIndexRoutes } from './routes/index-routes.js';
 import { registerInferenceRoutes } from './routes/inference-routes.js';
 import { registerSearchRoutes } from './routes/search-routes.js';
+import { registerSuggestRoutes } from './routes/suggest-routes.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
 import { registerUiRoutes } from './routes/ui-routes.js';
 import type { ServedIndex } from './served-index.js';
@@ -58,6 +59,8 @@ const KNOWN_PATHS: readonly { readonly pattern: RegExp; readonly methods: readon
   { pattern: /^\/[^/_][^/]*\/_index$/, methods: ['POST', 'PUT'] },
   { pattern: /^\/[^/_][^/]*\/_flush$/, methods: ['POST'] },
   { pattern: /^\/[^/_][^/]*\/_search$/, methods: ['GET', 'HEAD', 'POST'] },
+  { pattern: /^\/[^/_][^/]*\/_suggest$/, methods: ['GET', 'HEAD', 'POST'] },
+  { pattern: /^\/v1\/index\/[^/]+\/suggest$/, methods: ['POST'] },
   { pattern: /^\/inference\/embedding\/[^/]+$/, methods: ['POST'] },
   { pattern: /^\/[^/_][^/]*$/, methods: ['GET', 'HEAD'] },
 ];
@@ -124,6 +127,7 @@ export function buildServer(deps: ServerDeps): { app: FastifyInstance; metrics: 
     protect(scope, auth);
     registerIndexRoutes(scope, ctx);
     registerSearchRoutes(scope, ctx);
+    registerSuggestRoutes(scope, ctx);
     registerInferenceRoutes(scope, ctx, deps.embedders ?? new Map());
     // An index named like a module's prefix (`plants`) keeps its endpoints under static paths.
     for (const module of modules) {

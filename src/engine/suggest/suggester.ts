@@ -2,8 +2,9 @@
  * Answers a suggest request on a snapshot. Per field, the candidates that start with the typed
  * words (the last one may be partial) are ranked by how many live documents hold them, summed
  * over segments; when all fields together give fewer than `count` of them, candidates within one
- * typo in the last word (fuzzy-prefix.ts) follow the exact ones. The per-field lists are then fused
- * with reciprocal-rank fusion (a candidate ranked r in a field scores 1 / (scale + r), summed over
+ * typo in the last word (fuzzy-prefix.ts) follow the exact ones, ranked from `depth + 1` on so that
+ * an exact completion of any field outranks a correction. The per-field lists are then fused with
+ * reciprocal-rank fusion (a candidate ranked r in a field scores 1 / (scale + r), summed over
  * fields) and deduplicated by their lower-cased text.
  *
  * Across segments the top counts are found with Fagin's threshold algorithm: each segment yields
@@ -69,16 +70,17 @@ export async function suggest(snapshot: Snapshot, request: PreparedSuggest, star
     typed.push({ views, head: prefix.slice(0, prefix.length - last.length), last });
     lists.push(topCandidates(views, (f) => [f.prefixRange(prefix)], request.depth));
   }
+  const ranked = lists.map((list) => list.map((c, i) => ({ ...c, rank: i + 1 })));
   const exact = new Set(lists.flatMap((l) => l.map((c) => c.key)));
   if (exact.size < request.count) {
     typed.forEach(({ views, head, last }, i) => {
       if (last.length < MIN_FUZZY_LENGTH) return;
-      const seen = new Set(lists[i].map((c) => c.key));
-      const fuzzy = topCandidates(views, (f) => fuzzyPrefixRanges(f, head, last), request.depth).filter((c) => !seen.has(c.key));
-      lists[i] = [...lists[i], ...fuzzy].slice(0, request.depth);
+      const fuzzy = topCandidates(views, (f) => fuzzyPrefixRanges(f, head, last), request.depth).filter((c) => !exact.has(c.key));
+      // Corrections rank after every place an exact completion can take in any field.
+      ranked[i].push(...fuzzy.map((c, j) => ({ ...c, rank: request.depth + 1 + j })));
     });
   }
-  return { suggestions: fuse(lists, request.scale).slice(0, request.count), took: performance.now() - started };
+  return { suggestions: fuse(ranked, request.scale).slice(0, request.count), took: performance.now() - started };
 }
 
 /**
@@ -147,12 +149,15 @@ function insertRanked(list: Ranked[], c: Ranked, k: number): void {
   if (list.length > k) list.pop();
 }
 
-/** Reciprocal-rank fusion of per-field lists, deduplicated by key; the text comes from the best rank. */
-function fuse(lists: readonly Ranked[][], scale: number): Suggestion[] {
+/**
+ * Reciprocal-rank fusion of per-field lists (each candidate carries its rank in its field),
+ * deduplicated by key; the text comes from the best rank.
+ */
+function fuse(lists: readonly (Ranked & { readonly rank: number })[][], scale: number): Suggestion[] {
   const fused = new Map<string, { text: string; score: number; rank: number }>();
   for (const list of lists) {
-    list.forEach((c, i) => {
-      const rank = i + 1;
+    list.forEach((c) => {
+      const rank = c.rank;
       const f = fused.get(c.key);
       if (f === undefined) fused.set(c.key, { text: c.display, score: 1 / (scale + rank), rank });
       else {
