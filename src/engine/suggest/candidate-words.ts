@@ -30,16 +30,23 @@ export function foldCase(s: string): string {
 }
 
 /**
- * Calls `emit` with every run of `min`..`max` consecutive words of `words` (as written, joined by
- * one space), skipping runs longer than {@link MAX_CANDIDATE_LENGTH}.
+ * Calls `emit(start, n, key)` for every run of `min`..`max` consecutive words of `folded` (the
+ * lower-cased words): `key` is the run joined by single spaces. Runs longer than
+ * {@link MAX_CANDIDATE_LENGTH} are skipped. The written form of a run, when needed, is
+ * {@link joinWords} of the same words as written.
  */
-export function wordNgrams(words: readonly string[], min: number, max: number, emit: (candidate: string) => void): void {
-  for (let start = 0; start < words.length; start++) {
-    let text = '';
-    for (let n = 1; n <= max && start + n <= words.length; n++) {
-      text = n === 1 ? words[start] : `${text} ${words[start + n - 1]}`;
-      if (text.length > MAX_CANDIDATE_LENGTH) break;
-      if (n >= min) emit(text);
+export function wordNgrams(folded: readonly string[], min: number, max: number, emit: (start: number, n: number, key: string) => void): void {
+  for (let start = 0; start < folded.length; start++) {
+    let key = '';
+    for (let n = 1; n <= max && start + n <= folded.length; n++) {
+      key = n === 1 ? folded[start] : `${key} ${folded[start + n - 1]}`;
+      if (key.length > MAX_CANDIDATE_LENGTH) break;
+      if (n >= min) emit(start, n, key);
     }
   }
+}
+
+/** Words `start` to `start + n - 1` of `words`, joined by single spaces. */
+export function joinWords(words: readonly string[], start: number, n: number): string {
+  return words.slice(start, start + n).join(' ');
 }

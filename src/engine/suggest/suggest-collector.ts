@@ -9,18 +9,30 @@ import { SuggestionsWriter } from '../codec/suggestions/suggestions-writer.js';
 import type { FieldValue } from '../schema/field-values.js';
 import type { FieldMapping } from '../schema/mapping.js';
 import type { SuggestMapping } from '../schema/text-options.js';
-import { foldCase, surfaceWords, wordNgrams } from './candidate-words.js';
+import { foldCase, joinWords, surfaceWords, wordNgrams } from './candidate-words.js';
 
-/** One candidate while a segment is buffered: the form first seen and the docs that hold it. */
-interface Candidate {
-  readonly display: string;
-  readonly docs: number[];
+/** Grows a typed array to at least `n` elements, doubling. */
+function grow<T extends Int32Array>(a: T, n: number, make: (size: number) => T): T {
+  if (n <= a.length) return a;
+  const b = make(Math.max(n, a.length * 2));
+  b.set(a);
+  return b;
 }
 
+/**
+ * The candidates of one field while a segment is buffered, without an object per candidate: a
+ * candidate is an ordinal (its key's index), and its docs are a chain of entries in typed arrays
+ * (`entryDoc`, `entryNext`) from `first` to `last`, as the inverter keeps its postings.
+ */
 class FieldCandidates {
-  readonly candidates = new Map<string, Candidate>();
-  /** Doc entries over all candidates, for the memory estimate. */
-  postings = 0;
+  private readonly ordOf = new Map<string, number>();
+  private readonly keys: string[] = [];
+  private readonly displays: string[] = [];
+  private first = new Int32Array(1024);
+  private last = new Int32Array(1024);
+  private entryDoc = new Int32Array(4096);
+  private entryNext = new Int32Array(4096);
+  private entries = 0;
 
   constructor(
     readonly field: string,
@@ -28,19 +40,66 @@ class FieldCandidates {
     private readonly analyzer: Analyzer,
   ) {}
 
+  get candidateCount(): number {
+    return this.keys.length;
+  }
+
+  /** Bytes held: about 120 per candidate (key, display, map entry) and 8 per doc entry. */
+  get estimatedBytes(): number {
+    return this.keys.length * 120 + this.entries * 8;
+  }
+
   add(docId: number, values: readonly FieldValue[]): void {
     const { minTerms, maxTerms, lowercase } = this.options;
     for (const value of values) {
       if (typeof value !== 'string') continue;
-      wordNgrams(surfaceWords(this.analyzer, value), minTerms, maxTerms, (text) => {
-        const key = foldCase(text);
-        const c = this.candidates.get(key);
-        if (c === undefined) this.candidates.set(key, { display: lowercase ? key : text, docs: [docId] });
+      const words = surfaceWords(this.analyzer, value);
+      const folded = words.map(foldCase);
+      wordNgrams(folded, minTerms, maxTerms, (start, n, key) => {
+        let ord = this.ordOf.get(key);
+        if (ord === undefined) {
+          ord = this.keys.length;
+          this.ordOf.set(key, ord);
+          this.keys.push(key);
+          if (!lowercase) this.displays.push(joinWords(words, start, n));
+          this.first = grow(this.first, ord + 1, (k) => new Int32Array(k));
+          this.last = grow(this.last, ord + 1, (k) => new Int32Array(k));
+          this.first[ord] = this.last[ord] = this.append(docId);
+          return;
+        }
         // Docs arrive in increasing order: a candidate counts each doc once.
-        else if (c.docs[c.docs.length - 1] !== docId) c.docs.push(docId);
-        else return;
-        this.postings++;
+        const tail = this.last[ord];
+        if (this.entryDoc[tail] === docId) return;
+        const entry = this.append(docId);
+        this.entryNext[tail] = entry;
+        this.last[ord] = entry;
       });
+    }
+  }
+
+  private append(docId: number): number {
+    const e = this.entries++;
+    this.entryDoc = grow(this.entryDoc, e + 1, (k) => new Int32Array(k));
+    this.entryNext = grow(this.entryNext, e + 1, (k) => new Int32Array(k));
+    this.entryDoc[e] = docId;
+    this.entryNext[e] = -1;
+    return e;
+  }
+
+  /** Writes the field's candidates in key order, leaving out `deleted` docs. */
+  writeTo(writer: SuggestionsWriter, deleted: ReadonlySet<number>): void {
+    writer.startField(this.field);
+    // The default sort compares UTF-16 code units, as the reader's binary search does.
+    const sorted = [...this.keys].sort();
+    const docs: number[] = [];
+    for (const key of sorted) {
+      const ord = this.ordOf.get(key)!;
+      docs.length = 0;
+      for (let e = this.first[ord]; e >= 0; e = this.entryNext[e]) {
+        const d = this.entryDoc[e];
+        if (deleted.size === 0 || !deleted.has(d)) docs.push(d);
+      }
+      if (docs.length > 0) writer.add(key, this.displays.length === 0 ? key : this.displays[ord], docs);
     }
   }
 }
@@ -62,13 +121,10 @@ export class SuggestCollector {
     return this.fields.length > 0;
   }
 
-  /**
-   * An estimate of the heap held, for the buffer's flush decision: about 160 bytes per candidate
-   * (its key and display strings, map entry and docs array) and 8 per doc entry.
-   */
+  /** An estimate of the heap held, for the buffer's flush decision. */
   get estimatedBytes(): number {
     let bytes = 0;
-    for (const f of this.fields) bytes += f.candidates.size * 160 + f.postings * 8;
+    for (const f of this.fields) bytes += f.estimatedBytes;
     return bytes;
   }
 
@@ -86,15 +142,7 @@ export class SuggestCollector {
    */
   encode(deleted: ReadonlySet<number>): Uint8Array | null {
     const writer = new SuggestionsWriter();
-    for (const f of [...this.fields].sort((a, b) => (a.field < b.field ? -1 : 1))) {
-      writer.startField(f.field);
-      const keys = [...f.candidates.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      for (const key of keys) {
-        const c = f.candidates.get(key)!;
-        const docs = deleted.size === 0 ? c.docs : c.docs.filter((d) => !deleted.has(d));
-        if (docs.length > 0) writer.add(key, c.display, docs);
-      }
-    }
+    for (const f of [...this.fields].sort((a, b) => (a.field < b.field ? -1 : 1))) f.writeTo(writer, deleted);
     return writer.size === 0 ? null : writer.finish();
   }
 }
