@@ -7,7 +7,8 @@
  * Instead of walking a Levenshtein automaton, the variants within one edit are spelled out: a
  * deletion or transposition is one variant per position, and a substitution or insertion at a
  * position takes only the letters that some key actually has there, found by skipping through
- * the sorted keys (a trie walk over the sorted array). Each variant is one prefix range.
+ * the sorted keys (`SuggestionField.nextLetters`, a trie walk over the sorted array). Each variant
+ * is one prefix range.
  */
 import type { SuggestionField } from '../codec/suggestions/suggestions-reader.js';
 
@@ -27,7 +28,7 @@ export function fuzzyPrefixRanges(field: SuggestionField, head: string, word: st
     const before = word.slice(0, i);
     variants.add(before + word.slice(i + 1));
     if (i + 1 < word.length) variants.add(before + word[i + 1] + word[i] + word.slice(i + 2));
-    for (const c of nextLetters(field, head + before)) {
+    for (const c of field.nextLetters(head + before, MAX_LETTERS)) {
       variants.add(before + c + word.slice(i + 1));
       variants.add(before + c + word.slice(i));
     }
@@ -39,25 +40,6 @@ export function fuzzyPrefixRanges(field: SuggestionField, head: string, word: st
     if (r[0] < r[1]) ranges.push(r);
   }
   return mergeRanges(ranges);
-}
-
-/** The letters that follow `prefix` in some key (at most {@link MAX_LETTERS}). */
-function nextLetters(field: SuggestionField, prefix: string): string[] {
-  const [lo, hi] = field.prefixRange(prefix);
-  const letters: string[] = [];
-  const at = prefix.length;
-  let j = lo;
-  while (j < hi && letters.length < MAX_LETTERS) {
-    const key = field.keys[j];
-    if (key.length === at) {
-      j++;
-      continue;
-    }
-    const c = key[at];
-    letters.push(c);
-    j = field.lowerBound(`${prefix}${c}\uffff`, j, hi);
-  }
-  return letters;
 }
 
 /** Sorts ranges and joins overlapping ones (prefix ranges are nested or disjoint). */

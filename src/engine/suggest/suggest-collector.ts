@@ -5,7 +5,7 @@
  * to a worker) only calls it.
  */
 import type { Analyzer } from '../analysis/analyzer.js';
-import { SuggestionsWriter } from '../codec/suggestions/suggestions-writer.js';
+import { SuggestionsWriter, sortKeys } from '../codec/suggestions/suggestions-writer.js';
 import type { FieldValue } from '../schema/field-values.js';
 import type { FieldMapping } from '../schema/mapping.js';
 import type { SuggestMapping } from '../schema/text-options.js';
@@ -89,8 +89,7 @@ class FieldCandidates {
   /** Writes the field's candidates in key order, leaving out `deleted` docs. */
   writeTo(writer: SuggestionsWriter, deleted: ReadonlySet<number>): void {
     writer.startField(this.field);
-    // The default sort compares UTF-16 code units, as the reader's binary search does.
-    const sorted = [...this.keys].sort();
+    const sorted = sortKeys([...this.keys]);
     const docs: number[] = [];
     for (const key of sorted) {
       const ord = this.ordOf.get(key)!;

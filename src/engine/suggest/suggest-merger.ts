@@ -5,7 +5,7 @@
  */
 import { decodeSuggestions } from '../codec/suggestions/suggestions-reader.js';
 import type { SuggestionField, SuggestionFields } from '../codec/suggestions/suggestions-reader.js';
-import { SuggestionsWriter } from '../codec/suggestions/suggestions-writer.js';
+import { compareCodePoints, SuggestionsWriter } from '../codec/suggestions/suggestions-writer.js';
 import type { TimeSlicer } from '../event-loop.js';
 import { OptionalSegmentComponent } from '../segment/segment-component.js';
 import type { SegmentReader } from '../segment/segment-reader.js';
@@ -34,20 +34,20 @@ export async function mergeSuggestions(
     writer.startField(name);
     const fields: (SuggestionField | undefined)[] = decoded.map((d) => d?.get(name));
     const heads = fields.map(() => 0);
+    // The key at each source's head (undefined once the source is done).
+    const headKeys = fields.map((f) => (f !== undefined && f.size > 0 ? f.key(0) : undefined));
     while (true) {
       if (slicer.due()) await slicer.yield();
       let key: string | undefined;
-      for (let s = 0; s < fields.length; s++) {
-        const f = fields[s];
-        if (f !== undefined && heads[s] < f.size && (key === undefined || f.keys[heads[s]] < key)) key = f.keys[heads[s]];
-      }
+      for (const k of headKeys) if (k !== undefined && (key === undefined || compareCodePoints(k, key) < 0)) key = k;
       if (key === undefined) break;
       docs.length = 0;
       let display: string | undefined;
       for (let s = 0; s < fields.length; s++) {
         const f = fields[s];
-        if (f === undefined || heads[s] >= f.size || f.keys[heads[s]] !== key) continue;
+        if (f === undefined || headKeys[s] !== key) continue;
         const i = heads[s]++;
+        headKeys[s] = heads[s] < f.size ? f.key(heads[s]) : undefined;
         const map = docMaps[s];
         // Sources are renumbered in order, so appending source by source keeps docs ascending.
         for (const d of f.docs(i)) {

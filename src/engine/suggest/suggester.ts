@@ -101,7 +101,7 @@ function topCandidates(views: readonly FieldView[], rangesOf: (f: SuggestionFiel
       if (from < 0 || c > streams[from].peekCount()) from = s;
     }
     if (from < 0 || (best.length >= k && best[k - 1].count >= bound)) break;
-    const key = views[from].field.keys[streams[from].next()];
+    const key = views[from].field.key(streams[from].next());
     if (seen.has(key)) continue;
     seen.add(key);
     let count = 0;

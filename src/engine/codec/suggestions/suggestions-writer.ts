@@ -9,15 +9,16 @@
  *     string  field name
  *     varint  candidate count n
  *     byte    flags: 1 = display forms follow (some candidate is shown with capitals)
- *     string  keys: the n lower-cased candidates joined by "\n", in increasing UTF-16 order
+ *     string  keys: the n lower-cased candidates joined by "\n", in increasing code point order
+ *             (UTF-8 byte order, so a reader compares keys without decoding them)
  *     string  (flag 1 only) display forms, n of them joined by "\n", in the keys' order
  *     varint  x n  doc count of each candidate
  *     varint  postings length in bytes, then the postings: per candidate, its doc count of
  *             ascending doc ids as varint gaps (the first gap from -1)
  *
- * Keys and display forms are joined into one string each so that a reader decodes a field with
- * one TextDecoder call and one split, not one call per candidate. A candidate never holds "\n":
- * it is words joined by single spaces.
+ * Keys and display forms are joined into one blob each so that a reader finds candidates by
+ * binary search over the bytes and decodes only the ones it returns. A candidate never holds
+ * "\n": it is words joined by single spaces.
  */
 import { ByteWriter } from '../bytes/byte-writer.js';
 import { writeFooter, writeHeader } from '../file-format.js';
@@ -35,6 +36,33 @@ interface FieldBuffer {
   hasDisplays: boolean;
   readonly counts: number[];
   readonly postings: ByteWriter;
+}
+
+/**
+ * Compares strings by code point (UTF-8 byte order), the order of keys in the file. It differs
+ * from `<` (UTF-16 code units) only where a character above U+FFFF meets one in U+E000..U+FFFF.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const ca = a.charCodeAt(i);
+    const cb = b.charCodeAt(i);
+    if (ca !== cb) return codePointRank(ca) - codePointRank(cb);
+  }
+  return a.length - b.length;
+}
+
+/** Moves surrogates (the halves of characters above U+FFFF) above U+E000..U+FFFF. */
+function codePointRank(unit: number): number {
+  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
+  return unit >= 0xe000 ? unit - 0x800 : unit;
+}
+
+/** Sorts keys in code point order: the default (UTF-16) sort, redone only when a key has a surrogate. */
+export function sortKeys(keys: string[]): string[] {
+  keys.sort();
+  if (keys.some((k) => /[\ud800-\udfff]/.test(k))) keys.sort(compareCodePoints);
+  return keys;
 }
 
 /** Collects candidates field by field (keys in increasing order) and encodes the file. */
@@ -56,7 +84,7 @@ export class SuggestionsWriter {
     const f = this.current;
     if (f === null) throw new Error('SuggestionsWriter.add before startField');
     const last = f.keys.length === 0 ? null : f.keys[f.keys.length - 1];
-    if (last !== null && !(last < key)) throw new Error(`suggest candidates out of order: ${JSON.stringify(key)} after ${JSON.stringify(last)}`);
+    if (last !== null && compareCodePoints(last, key) >= 0) throw new Error(`suggest candidates out of order: ${JSON.stringify(key)} after ${JSON.stringify(last)}`);
     if (docs.length === 0) throw new Error(`suggest candidate ${JSON.stringify(key)} has no docs`);
     f.keys.push(key);
     f.displays.push(display);
