@@ -23,6 +23,7 @@ import { registerIndexRoutes } from './routes/index-routes.js';
 import { registerInferenceRoutes } from './routes/inference-routes.js';
 import { registerMaintenanceRoutes } from './routes/maintenance-routes.js';
 import { registerSearchRoutes } from './routes/search-routes.js';
+import { registerSuggestRoutes } from './routes/suggest-routes.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
 import { registerUiRoutes } from './routes/ui-routes.js';
 import { registerV1Routes } from './routes/v1-routes.js';
@@ -68,6 +69,8 @@ export const KNOWN_PATHS: readonly { readonly pattern: RegExp; readonly methods:
   { pattern: /^\/[^/_][^/]*\/_index$/, methods: ['POST', 'PUT'] },
   { pattern: /^\/[^/_][^/]*\/_flush$/, methods: ['POST'] },
   { pattern: /^\/[^/_][^/]*\/_search$/, methods: ['GET', 'HEAD', 'POST'] },
+  { pattern: /^\/[^/_][^/]*\/_suggest$/, methods: ['GET', 'HEAD', 'POST'] },
+  { pattern: /^\/v1\/index\/[^/]+\/suggest$/, methods: ['POST'] },
   { pattern: /^\/inference\/embedding\/[^/]+$/, methods: ['POST'] },
   { pattern: /^\/[^/_][^/]*\/_delete$/, methods: ['POST'] },
   { pattern: /^\/[^/_][^/]*\/_delete\/[^/]+$/, methods: ['DELETE'] },
@@ -150,6 +153,7 @@ export function buildServer(deps: ServerDeps): { app: FastifyInstance; metrics: 
     protect(scope, auth);
     registerIndexRoutes(scope, ctx);
     registerSearchRoutes(scope, ctx);
+    registerSuggestRoutes(scope, ctx);
     registerInferenceRoutes(scope, ctx, deps.embedders ?? new Map());
     registerMaintenanceRoutes(scope, ctx);
     registerV1Routes(scope, ctx, { config: deps.config });

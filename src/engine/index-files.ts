@@ -14,6 +14,7 @@
  * | wal           | `wal-<10 digits>.log`         | `Ywal` v3 + CRC'd records | until committed |
  * | terms … docValues | `seg-<id>.<ext>`          | see {@link SegmentComponent} | immutable    |
  * | liveDocs      | `seg-<id>_<gen>.liv`          | `Yliv` v1                 | immutable       |
+ * | suggestions   | `seg-<id>.sgt` (optional)     | `Ysgt` v1                 | immutable       |
  * | vectors       | `seg-<id>.<n>.vec`            | `Yvec` v1                 | immutable       |
  * | hnsw          | `seg-<id>.<n>.hnsw`           | `Yhnw` v1                 | immutable       |
  *
@@ -24,8 +25,9 @@ import { LIVE_DOCS_MAGIC, LIVE_DOCS_VERSION } from './codec/live-docs/live-docs.
 import { NORMS_MAGIC, NORMS_VERSION } from './codec/norms/norms-writer.js';
 import { POSITIONS_MAGIC, POSTINGS_MAGIC, POSTINGS_VERSION } from './codec/postings/postings-format.js';
 import { STORED_FIELDS_MAGIC, STORED_FIELDS_VERSION } from './codec/stored-fields/stored-fields-writer.js';
+import { SUGGESTIONS_MAGIC, SUGGESTIONS_VERSION } from './codec/suggestions/suggestions-writer.js';
 import { TERM_DICTIONARY_MAGIC, TERM_DICTIONARY_VERSION } from './codec/term-dictionary/term-dictionary-writer.js';
-import { SegmentComponent } from './segment/segment-component.js';
+import { OptionalSegmentComponent, SegmentComponent } from './segment/segment-component.js';
 import { VECTORS_MAGIC, VECTORS_VERSION } from './vector/codec/vectors-file.js';
 import { HNSW_MAGIC, HNSW_VERSION } from './vector/codec/hnsw-graph-file.js';
 
@@ -86,6 +88,7 @@ export const IndexFiles = {
   storedFields: component('storedFields', SegmentComponent.storedFields, STORED_FIELDS_MAGIC, STORED_FIELDS_VERSION, 'compressed blocks of stored documents'),
   docValues: component('docValues', SegmentComponent.docValues, DOC_VALUES_MAGIC, DOC_VALUES_VERSION, 'numeric and keyword columns'),
   liveDocs: kind({ kind: 'liveDocs', pattern: 'seg-<id>_<generation>.liv', regex: `${SEGMENT}_\\d+\\.liv`, magic: LIVE_DOCS_MAGIC, version: LIVE_DOCS_VERSION, codec: 'deletion bitset of a segment', lifetime: 'immutable' }),
+  suggestions: component('suggestions', OptionalSegmentComponent.suggestions, SUGGESTIONS_MAGIC, SUGGESTIONS_VERSION, 'completion candidates of suggest fields, with their docs'),
   vectors: kind({ kind: 'vectors', pattern: 'seg-<id>.<n>.vec', regex: `${SEGMENT}\\.\\d+\\.vec`, magic: VECTORS_MAGIC, version: VECTORS_VERSION, codec: 'vectors of one field of a segment (float32, or int8 + scale) and their docIds', lifetime: 'immutable' }),
   hnsw: kind({ kind: 'hnsw', pattern: 'seg-<id>.<n>.hnsw', regex: `${SEGMENT}\\.\\d+\\.hnsw`, magic: HNSW_MAGIC, version: HNSW_VERSION, codec: 'HNSW graph over the vectors of one field of a segment', lifetime: 'immutable' }),
 } as const satisfies Record<string, IndexFileKind>;

@@ -15,6 +15,7 @@ export type { DocumentWrites, WriterFigures } from './commit/document-writer.js'
 export { IndexFiles, indexFileKinds, fileKindOf, isDataFile, isMutableFile, walFile, walGenerationOf, MANIFEST_FILE } from './index-files.js';
 export type { IndexFileKind, FileLifetime } from './index-files.js';
 export type { IndexOpenOptions, SearchRequest, SearchResponse, SearchHit, IndexStats, BatchSource, SegmentFigures } from './search-index.js';
+export type { SuggestRequest, SuggestResponse, Suggestion } from './suggest/index.js';
 export type { CommitResult, WriterOptions } from './commit/index-writer.js';
 export type { Directory, Appender, Lock, LockOwner } from './directory.js';
 export { YarrowError, ErrorCode, ExitCode, errorCatalogue, isErrorCode, httpStatusOf, exitCodeOfCode } from './errors.js';

@@ -40,9 +40,13 @@ import type { SearchRequest, SearchResponse } from './search/search-request.js';
 import { segmentBytes } from './segment/segment-info.js';
 import { readVerified, SegmentLoad, SegmentReader } from './segment/segment-reader.js';
 
+import { prepareSuggest, suggest } from './suggest/index.js';
+import type { SuggestRequest, SuggestResponse } from './suggest/index.js';
+
 export type { SearchRequest, SearchResponse, SearchHit } from './search/search-request.js';
 export type { BatchSource } from './commit/document-writer.js';
 export type { ReopenBackoff, WriterFailureStatus } from './commit/writer-reopener.js';
+export type { SuggestRequest, SuggestResponse, Suggestion } from './suggest/index.js';
 export { LOCK_FILE };
 
 /** How to open an index. */
@@ -256,6 +260,21 @@ export class Index {
     const started = performance.now();
     const prepared = prepareSearch(request, this.mapping);
     return this.reader().search(prepared, started);
+  }
+
+  /**
+   * Completion suggestions for what a user has typed (see `suggest/suggester.ts`); throws
+   * `invalid_query` naming an unknown key, an unknown field or a field without `suggest`.
+   */
+  async suggest(request: SuggestRequest): Promise<SuggestResponse> {
+    const started = performance.now();
+    const prepared = prepareSuggest(request, this.mapping);
+    const snapshot = this.reader().acquireSnapshot();
+    try {
+      return await suggest(snapshot, prepared, started);
+    } finally {
+      snapshot.release();
+    }
   }
 
   /** Figures about the index. */

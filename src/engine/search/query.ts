@@ -5,6 +5,7 @@
 import type { Analyzer } from '../analysis/analyzer.js';
 import { ErrorCode, YarrowError } from '../errors.js';
 import type { FieldMapping, Mapping } from '../schema/mapping.js';
+import { crossFieldsQuery } from './cross-fields.js';
 
 /** Matches every live doc with score 1 (times boost). */
 export interface MatchAllQuery {
@@ -279,8 +280,8 @@ function parseMultiMatch(body: unknown, mapping: Mapping, analyzer: (name: strin
   const boost = optionalNumber(o, 'boost', path) ?? 1;
   const tieBreaker = optionalNumber(o, 'tie_breaker', path) ?? 0;
   const type = o.type ?? 'best_fields';
-  if (type !== 'best_fields' && type !== 'most_fields') {
-    throw invalid(`${path}.type`, `expected best_fields or most_fields, got ${JSON.stringify(type)}`);
+  if (type !== 'best_fields' && type !== 'most_fields' && type !== 'cross_fields' && type !== 'combined_fields') {
+    throw invalid(`${path}.type`, `expected best_fields, most_fields, cross_fields or combined_fields, got ${JSON.stringify(type)}`);
   }
   let fields: string[];
   if (o.fields === undefined) {
@@ -289,6 +290,13 @@ function parseMultiMatch(body: unknown, mapping: Mapping, analyzer: (name: strin
     fields = o.fields;
   } else {
     throw invalid(`${path}.fields`, `expected an array of field names, got ${typeName(o.fields)}`);
+  }
+  if (type === 'cross_fields' || type === 'combined_fields') {
+    const crossFields = fields.map((spec) => {
+      const [field, fieldBoost] = splitBoost(spec, `${path}.fields`);
+      return { field, boost: fieldBoost, analyzer: analyzer(searchableField(field, mapping, path).analyzer) };
+    });
+    return crossFieldsQuery(crossFields, text, operator, boost, tieBreaker);
   }
   const clauses = fields.map((spec) => {
     const [field, fieldBoost] = splitBoost(spec, `${path}.fields`);

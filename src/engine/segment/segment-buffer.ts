@@ -10,8 +10,9 @@ import { isWildcardName } from '../schema/field-name.js';
 import type { FieldMapping, Mapping } from '../schema/mapping.js';
 import type { ValidDocument } from '../schema/document.js';
 import { TimeSlicer } from '../event-loop.js';
+import { SuggestCollector } from '../suggest/suggest-collector.js';
 import { FieldInverter } from './field-inverter.js';
-import { segmentComponents } from './segment-component.js';
+import { OptionalSegmentComponent } from './segment-component.js';
 import { SegmentWriter } from './segment-writer.js';
 import type { WrittenSegment } from './segment-writer.js';
 import { VectorFieldWriter } from '../vector/vector-field-writer.js';
@@ -49,11 +50,13 @@ export class SegmentBuffer {
   private storedBytes = 0;
   /** One vector writer per semantic field, started at the field's first vector (its dimension). */
   private readonly vectorWriters = new Map<string, { info: VectorFieldInfo; writer: VectorFieldWriter }>();
+  private readonly suggestions: SuggestCollector;
 
   constructor(
     private readonly mapping: Mapping,
     private readonly analyzer: (name: string) => Analyzer,
   ) {
+    this.suggestions = new SuggestCollector(analyzer);
     for (const field of mapping.fields) if (!isWildcardName(field.name)) this.addField(field, 0);
   }
 
@@ -64,6 +67,7 @@ export class SegmentBuffer {
   private addField(field: FieldMapping, docs: number): void {
     this.known.add(field.name);
     if (field.analyzer !== null) this.inverters.push(new FieldInverter(field.name, this.analyzer(field.analyzer)));
+    this.suggestions.addField(field);
     // Geopoints are stored only until geo filters exist.
     if ((field.filter || field.facet || field.sort) && field.baseType !== 'geopoint') {
       const numeric = field.baseType !== 'text' && field.baseType !== 'id';
@@ -86,7 +90,7 @@ export class SegmentBuffer {
     for (const inv of this.inverters) bytes += inv.arrayBytes + inv.termCount * 120;
     // Vectors: their records (int8 codes + scale, or float32) and a docId each.
     for (const { info, writer } of this.vectorWriters.values()) bytes += writer.count * ((writer.encoding === 'float32' ? 4 * info.dim : info.dim + 16) + 4);
-    return bytes + this.storedBytes * 2 + this.ids.length * 64;
+    return bytes + this.suggestions.estimatedBytes + this.storedBytes * 2 + this.ids.length * 64;
   }
 
   /** Adds a document whose id is known (`storedJson`: its stored fields as JSON); a buffered doc with the same id is replaced. */
@@ -107,6 +111,7 @@ export class SegmentBuffer {
       const values = doc.values.get(inv.field);
       if (values !== undefined && values.length > 0) inv.invert(docId, values);
     }
+    if (this.suggestions.active) this.suggestions.add(docId, doc.values);
     for (const col of this.columns) {
       const values = doc.values.get(col.field);
       if (values !== undefined) for (const v of values) col.values.push(v);
@@ -161,8 +166,9 @@ export class SegmentBuffer {
       if (slicer.due()) await slicer.yield();
       writer.stored.addRaw(json);
     }
-    const written = writer.take(segmentComponents);
-    const files = new Map(written);
+    const suggestions = this.suggestions.active ? this.suggestions.encode(this.deleted) : null;
+    if (suggestions !== null) writer.addOptional(OptionalSegmentComponent.suggestions, suggestions);
+    const files = new Map(writer.finish().files);
     // Vector fields in name order, so a segment's field ordinals do not depend on arrival order.
     for (const { info, writer: vw } of [...this.vectorWriters.values()].sort((a, b) => (a.info.field < b.info.field ? -1 : 1))) {
       if (vw.count === 0) continue;

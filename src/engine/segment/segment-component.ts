@@ -20,11 +20,21 @@ export const SegmentComponent = {
 } as const;
 export type SegmentComponent = (typeof SegmentComponent)[keyof typeof SegmentComponent];
 
+/**
+ * Files a segment may lack: written only when the mapping asks for them, listed in the segment's
+ * manifest entry when present, and read lazily (not by `SegmentReader.open`).
+ */
+export const OptionalSegmentComponent = {
+  /** Completion candidates of the `suggest` fields. */
+  suggestions: 'sgt',
+} as const;
+export type OptionalSegmentComponent = (typeof OptionalSegmentComponent)[keyof typeof OptionalSegmentComponent];
+
 /** All component kinds, in the order files are written. */
 export const segmentComponents: readonly SegmentComponent[] = Object.values(SegmentComponent);
 
 /** File name of one component of a segment. */
-export function componentFile(segment: string, component: SegmentComponent): string {
+export function componentFile(segment: string, component: SegmentComponent | OptionalSegmentComponent): string {
   return `${segment}.${component}`;
 }
 

@@ -10,8 +10,9 @@ import { IndexOptions, NO_MORE_DOCS } from '../codec/postings/postings-format.js
 import { PostingsIterator } from '../codec/postings/postings-reader.js';
 import type { TermEntry } from '../codec/term-dictionary/term-dictionary-reader.js';
 import { TimeSlicer } from '../event-loop.js';
+import { mergeSuggestions } from '../suggest/suggest-merger.js';
 import { ID_FIELD } from './segment-buffer.js';
-import { SegmentComponent } from './segment-component.js';
+import { OptionalSegmentComponent, SegmentComponent } from './segment-component.js';
 import type { SegmentInfo, VectorFieldInfo } from './segment-info.js';
 import { VectorFieldWriter } from '../vector/vector-field-writer.js';
 import { SegmentLoad } from './segment-reader.js';
@@ -34,7 +35,7 @@ export interface MergedSegment {
 
 /**
  * Merges `sources` (in order) into a new segment named `name`, in four phases (postings, doc
- * values, stored fields, vectors). Each phase opens only the parts of the sources it reads and hands its
+ * values, stored fields, suggestions, vectors). Each phase opens only the parts of the sources it reads and hands its
  * output files to `write` before the next phase starts, so a merge holds one phase's inputs and
  * outputs at a time rather than two whole segments.
  */
@@ -55,6 +56,7 @@ export async function mergeSegments(
   await write(await mergePostingsPhase(writer, sources, docMaps, maxDoc, slicer));
   await write(await mergeDocValuesPhase(writer, sources, docMaps, maxDoc));
   await write(await mergeStoredPhase(writer, sources, docMaps, slicer));
+  await write(await mergeSuggestionsPhase(writer, sources, docMaps, slicer));
   await write(await mergeVectorsPhase(writer, sources, docMaps, slicer));
   return { info: writer.info(), docMaps };
 }
@@ -107,6 +109,19 @@ async function mergeStoredPhase(
     }
   }
   return writer.take([SegmentComponent.storedFields]);
+}
+
+/** Merges the suggestion candidates of the live docs (an optional file; none when no source has one). */
+async function mergeSuggestionsPhase(
+  writer: SegmentWriter,
+  sources: readonly MergeSource[],
+  docMaps: readonly Int32Array[],
+  slicer: TimeSlicer,
+): Promise<Map<string, Uint8Array>> {
+  // Suggestions are read lazily, so the ids-only load is enough to reach them.
+  const merged = await mergeSuggestions(await openAll(sources, SegmentLoad.ids), docMaps, slicer);
+  if (merged !== null) writer.addOptional(OptionalSegmentComponent.suggestions, merged);
+  return writer.takeOptional();
 }
 
 /**

@@ -17,6 +17,7 @@ import { StoredFieldsReader } from '../codec/stored-fields/stored-fields-reader.
 import { TermDictionaryReader } from '../codec/term-dictionary/term-dictionary-reader.js';
 import { VectorFieldReader } from '../vector/vector-field-reader.js';
 import { SegmentComponent, componentFile, segmentComponents, vectorFieldFiles } from './segment-component.js';
+import type { OptionalSegmentComponent } from './segment-component.js';
 import type { FileInfo, SegmentInfo } from './segment-info.js';
 import { ID_FIELD } from './segment-buffer.js';
 
@@ -57,6 +58,8 @@ interface Parts {
   docValues?: DocValuesReader;
   /** Vector fields by name (loads `full` and `vectors`). */
   vectors?: ReadonlyMap<string, VectorFieldReader>;
+  /** Optional components decoded on first use (see {@link SegmentReader.optional}). */
+  optional?: Map<string, Promise<unknown>>;
 }
 
 /** Read access to one segment; shared by every snapshot that contains the segment. */
@@ -64,6 +67,7 @@ export class SegmentReader {
   private ids: string[] | null = null;
 
   private constructor(
+    private readonly dir: Directory,
     readonly info: SegmentInfo,
     /** What this reader loaded. */
     readonly load: SegmentLoad,
@@ -119,7 +123,7 @@ export class SegmentReader {
       }
     }
     if (load === SegmentLoad.full || load === SegmentLoad.vectors) parts.vectors = await openVectorFields(dir, info);
-    return new SegmentReader(info, load, parts, parts.terms ?? null, parts.postingsBytes ?? null);
+    return new SegmentReader(dir, info, load, parts, parts.terms ?? null, parts.postingsBytes ?? null);
   }
 
   private static async openIds(
@@ -141,7 +145,7 @@ export class SegmentReader {
     const idTerms = await TermDictionaryReader.openField(readRange, termsFile.size, termsFile.name, ID_FIELD);
     // Segments written since ids are unique per segment have only singletons, inlined in the terms.
     const singletons = idTerms.termCount(ID_FIELD) === info.maxDoc || allSingletons(idTerms);
-    return new SegmentReader(info, SegmentLoad.ids, {}, idTerms, singletons ? null : await read(SegmentComponent.postings));
+    return new SegmentReader(dir, info, SegmentLoad.ids, {}, idTerms, singletons ? null : await read(SegmentComponent.postings));
   }
 
   /**
@@ -150,9 +154,28 @@ export class SegmentReader {
    */
   withInfo(info: SegmentInfo): SegmentReader {
     if (info.name !== this.info.name) throw new Error(`segment ${this.info.name} cannot take the info of ${info.name}`);
-    const reader = new SegmentReader(info, this.load, this.parts, this.idTerms, this.idPostings);
+    const reader = new SegmentReader(this.dir, info, this.load, this.parts, this.idTerms, this.idPostings);
     reader.ids = this.ids;
     return reader;
+  }
+
+  /**
+   * An optional component of the segment (one `open` never loads, e.g. suggestions), read and
+   * verified on first use, decoded by `decode` and kept for every reader of the segment (whatever
+   * its load); undefined when the segment has none. A failed read is not kept, so it is retried.
+   */
+  async optional<T>(component: OptionalSegmentComponent, decode: (bytes: Uint8Array, fileName: string) => T): Promise<T | undefined> {
+    const name = componentFile(this.info.name, component);
+    const file = this.info.files.find((f) => f.name === name);
+    if (file === undefined) return undefined;
+    const cache = (this.parts.optional ??= new Map());
+    let part = cache.get(component) as Promise<T> | undefined;
+    if (part === undefined) {
+      part = readVerified(this.dir, file).then((bytes) => decode(bytes, name));
+      cache.set(component, part);
+      part.catch(() => cache.delete(component));
+    }
+    return part;
   }
 
   /** Whether this reader holds everything searches and merges need (see {@link SegmentLoad}). */

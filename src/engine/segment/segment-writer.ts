@@ -12,6 +12,7 @@ import { StoredFieldsWriter } from '../codec/stored-fields/stored-fields-writer.
 import { TermDictionaryWriter } from '../codec/term-dictionary/term-dictionary-writer.js';
 import type { VectorFieldFiles } from '../vector/vector-field-writer.js';
 import { SegmentComponent, componentFile, segmentComponents, vectorFieldFiles } from './segment-component.js';
+import type { OptionalSegmentComponent } from './segment-component.js';
 import type { FieldStats, FileInfo, SegmentInfo, VectorFieldInfo } from './segment-info.js';
 
 /** A finished segment: its files' bytes (not yet written anywhere) and its manifest entry. */
@@ -32,6 +33,8 @@ export class SegmentWriter {
   private readonly infos = new Map<SegmentComponent, FileInfo>();
   private readonly vectorFields: VectorFieldInfo[] = [];
   private readonly vectorFiles: FileInfo[] = [];
+  private readonly optionalInfos: FileInfo[] = [];
+  private optionalFiles = new Map<string, Uint8Array>();
   /** Stored documents, one JSON object per doc id in order. */
   readonly stored = new StoredFieldsWriter();
 
@@ -121,17 +124,32 @@ export class SegmentWriter {
     return files;
   }
 
+  /** Adds an encoded optional file (see {@link OptionalSegmentComponent}); it is listed after the components. */
+  addOptional(component: OptionalSegmentComponent, bytes: Uint8Array): void {
+    const name = componentFile(this.name, component);
+    this.optionalFiles.set(name, bytes);
+    this.optionalInfos.push({ name, size: bytes.length, crc32: footerChecksum(bytes, name) });
+  }
+
+  /** The optional files added since the last call, for storage (a merge writes them as a phase). */
+  takeOptional(): Map<string, Uint8Array> {
+    const files = this.optionalFiles;
+    this.optionalFiles = new Map();
+    return files;
+  }
+
   /** The manifest entry of the segment, once every component has been taken. */
   info(): SegmentInfo {
     const files = segmentComponents.map((c) => this.infos.get(c) ?? missingComponent(this.name, c));
-    const info: SegmentInfo = { name: this.name, maxDoc: this.maxDoc, files: [...files, ...this.vectorFiles], fieldStats: this.fieldStats, liveDocs: null, deletedCount: 0 };
+    const info: SegmentInfo = { name: this.name, maxDoc: this.maxDoc, files: [...files, ...this.optionalInfos, ...this.vectorFiles], fieldStats: this.fieldStats, liveDocs: null, deletedCount: 0 };
     // Only segments with vectors carry the key, so manifests of indexes without any are unchanged.
     return this.vectorFields.length === 0 ? info : { ...info, vectorFields: [...this.vectorFields] };
   }
 
-  /** Encodes every component and returns the segment. */
+  /** Encodes every component and returns the segment, optional files included. */
   finish(): WrittenSegment {
     const files = this.take(segmentComponents);
+    for (const [name, bytes] of this.takeOptional()) files.set(name, bytes);
     return { files, info: this.info() };
   }
 }
