@@ -63,9 +63,9 @@ async function openOnnx(name: string, config: OnnxEmbeddingConfig, options: Open
   const defaults = await modelDefaults(files.dir, config.model);
   const pooling = config.pooling ?? defaults.pooling;
   const prompt = config.prompt ?? defaults.prompt;
-  const [device, deviceThreads] = config.device.split(':');
-  if (device !== 'cpu') options.log?.(`embedding model "${name}": device ${config.device} requested; running on the CPU (the runtime installed is onnxruntime-node's CPU build)`);
-  const threads = device === 'cpu' && deviceThreads !== undefined ? Number(deviceThreads) : options.threads;
+  const cpuThreads = /^cpu:(\d+)$/.exec(config.device)?.[1];
+  if (!config.device.startsWith('cpu')) options.log?.(`embedding model "${name}": device ${config.device} requested; running on the CPU (the runtime installed is onnxruntime-node's CPU build)`);
+  const threads = cpuThreads === undefined ? options.threads : Number(cpuThreads);
   const model = await OnnxModel.load(name, files, {
     pooling,
     normalize: config.normalize,
