@@ -9,6 +9,7 @@ import type { ApiMetrics } from './metrics.js';
 import type { ServerRole } from './route-context.js';
 import type { ServedIndex } from './served-index.js';
 import { buildServer } from './server.js';
+import type { EmbeddingModel } from '../inference/index.js';
 import type { ServerModule } from './server-module.js';
 
 /** What {@link serve} needs. */
@@ -27,6 +28,8 @@ export interface ServeOptions {
   readonly modules?: readonly ServerModule[];
   /** Fires on SIGINT / SIGTERM. */
   readonly signal: AbortSignal;
+  /** Embedding models served at `POST /inference/embedding/<model>`. */
+  readonly embedders?: ReadonlyMap<string, EmbeddingModel>;
 }
 
 /** Serves until `signal`; resolves to the exit code (0 after a graceful shutdown). */
@@ -41,6 +44,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
     ...(options.auth === undefined ? {} : { auth: options.auth }),
     ...(options.modules === undefined ? {} : { modules: options.modules }),
+    ...(options.embedders === undefined ? {} : { embedders: options.embedders }),
   });
   const stopped = new Promise<void>((resolve) => {
     if (options.signal.aborted) resolve();

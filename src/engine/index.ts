@@ -21,6 +21,7 @@ export { YarrowError, ErrorCode, ExitCode, errorCatalogue, isErrorCode, httpStat
 export type { ErrorDetails, ErrorEntry } from './errors.js';
 export type { DocumentLocation, ValidDocument } from './schema/document.js';
 export type { Logger } from './logger.js';
+export type { Embedder, EmbedKind } from './embedder.js';
 export { silentLogger } from './logger.js';
 export { checkMapping, mappingToJson, parseMapping } from './schema/mapping.js';
 export type { Mapping, FieldMapping } from './schema/mapping.js';

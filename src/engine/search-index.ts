@@ -18,6 +18,7 @@ import { recover } from './commit/recovery.js';
 import type { CommitResult, WriterOptions } from './commit/writer-options.js';
 import { defaultWriterOptions } from './commit/writer-options.js';
 import type { Directory } from './directory.js';
+import type { Embedder } from './embedder.js';
 import { ErrorCode, YarrowError } from './errors.js';
 import { LOCK_FILE } from './index-files.js';
 import { silentLogger } from './logger.js';
@@ -29,6 +30,7 @@ import type { DocumentLocation, ValidDocument } from './schema/document.js';
 import { mappingFromJson } from './schema/mapping.js';
 import type { Mapping } from './schema/mapping.js';
 import { prepareSearch } from './search/search-request.js';
+import { embedSemanticQueries } from './search/semantic-query.js';
 import type { SearchRequest, SearchResponse } from './search/search-request.js';
 import { readVerified, SegmentLoad } from './segment/segment-reader.js';
 
@@ -57,6 +59,12 @@ export interface IndexOpenOptions {
   readonly searchable?: boolean;
   readonly logger?: Logger;
   readonly writer?: Partial<WriterOptions>;
+  /**
+   * The process's embedding models by `inference.embedding` name: they embed the text of semantic
+   * fields before the write-ahead log, and the text of `semantic` queries. Default: none (an index
+   * without model-embedded fields needs none).
+   */
+  readonly embedders?: ReadonlyMap<string, Embedder>;
 }
 
 /** Figures about an index. */
@@ -86,6 +94,7 @@ export class Index {
     readonly mapping: Mapping,
     private readonly writes: DocumentWrites,
     private readonly reads: IndexReader,
+    private readonly embedders: ReadonlyMap<string, Embedder>,
   ) {}
 
   /**
@@ -95,9 +104,10 @@ export class Index {
    */
   static async open(dir: Directory, options: IndexOpenOptions = {}): Promise<Index> {
     const log = options.logger ?? silentLogger;
+    const embedders = options.embedders ?? new Map<string, Embedder>();
     if (options.readOnly === true) {
       const reader = await CommitReader.open(dir);
-      return new Index(dir, reader.commit.name, mappingFromJson(reader.commit.mapping), new ReadOnlyWriter(reader.commit.name, dir), reader);
+      return new Index(dir, reader.commit.name, mappingFromJson(reader.commit.mapping), new ReadOnlyWriter(reader.commit.name, dir), reader, embedders);
     }
     const searchable = options.searchable !== false;
     const writerOptions: WriterOptions = {
@@ -113,7 +123,7 @@ export class Index {
     });
     const name = writer.lastCommit.name;
     const reader = searchable ? new NearRealTimeReader(writer, options.refreshIntervalMs ?? 1000, log) : new WriteOnlyReader(writer, name, log);
-    return new Index(dir, name, mapping, new DocumentWriter(writer, mapping), reader);
+    return new Index(dir, name, mapping, new DocumentWriter(writer, mapping), reader, embedders);
   }
 
   /** The write side: upserts, deletes, commits (refuses everything on a read-only index). */
@@ -174,7 +184,18 @@ export class Index {
     return this.reads.commit.checkpoints;
   }
 
-  /** Runs a search request on the latest snapshot. */
+  /**
+   * Runs a search request on the latest snapshot, after embedding the text of its `semantic`
+   * queries with their fields' models (semantic-query.ts). The HTTP API answers with this.
+   */
+  async searchAsync(request: SearchRequest = {}): Promise<SearchResponse> {
+    const started = performance.now();
+    const query = await embedSemanticQueries(request.query, this.mapping, this.embedders);
+    const prepared = prepareSearch(query === request.query ? request : { ...request, query }, this.mapping);
+    return this.reader().search(prepared, started);
+  }
+
+  /** Runs a search request on the latest snapshot; a `semantic` query needs {@link searchAsync}. */
   search(request: SearchRequest = {}): SearchResponse {
     const started = performance.now();
     const prepared = prepareSearch(request, this.mapping);

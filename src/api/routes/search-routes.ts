@@ -26,7 +26,7 @@ function figures(served: ServedIndex): Record<string, unknown> {
 export function registerSearchRoutes(app: FastifyInstance, ctx: RouteContext, only?: string): void {
   const base = only === undefined ? '/:index' : `/${only}`;
   const nameOf = (request: FastifyRequest<{ Params: { index?: string } }>): string => only ?? request.params.index ?? '';
-  app.get(`${base}/_search`, (request: FastifyRequest<{ Params: { index: string } }>, reply: FastifyReply) => {
+  app.get(`${base}/_search`, async (request: FastifyRequest<{ Params: { index: string } }>, reply: FastifyReply) => {
     requireSearch(ctx);
     const served = lookupIndex(ctx, nameOf(request));
     // Parameters arrive as strings, or arrays when repeated: each is read strictly.
@@ -38,7 +38,7 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: RouteContext, on
       ...(size === undefined ? {} : { size }),
       ...(from === undefined ? {} : { from }),
     };
-    return reply.send(served.index().search(search));
+    return reply.send(await served.index().searchAsync(search));
   });
 
   app.post(`${base}/_search`, { config: { auth: 'read' } }, async (request: FastifyRequest<{ Params: { index: string } }>) => {
@@ -58,7 +58,7 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: RouteContext, on
       throw new HttpError(HttpErrorType.invalidRequest, 'the search request must be a JSON object', { expected: 'object', actual: Array.isArray(parsed) ? 'array' : typeof parsed });
     }
     checkQueryDepth(parsed);
-    return served.index().search(parsed);
+    return served.index().searchAsync(parsed);
   });
 
   if (only !== undefined) return;
