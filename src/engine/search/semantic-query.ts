@@ -7,6 +7,7 @@
  * model adds its query prompt) in one call per model; the model's cache makes a repeated query free.
  */
 import type { Embedder } from '../embedder.js';
+import { ErrorCode, YarrowError } from '../errors.js';
 import type { Mapping } from '../schema/mapping.js';
 import { invalid } from './query.js';
 
@@ -39,7 +40,12 @@ export async function embedSemanticQueries(query: unknown, mapping: Mapping, emb
     byModel.set(n.model, [...(byModel.get(n.model) ?? []), n]);
   }
   for (const [model, list] of byModel) {
-    const vectors = await embedders.get(model)!.embed(list.map((n) => n.text), 'query');
+    let vectors: Float32Array[];
+    try {
+      vectors = await embedders.get(model)!.embed(list.map((n) => n.text), 'query');
+    } catch (e) {
+      throw new YarrowError(ErrorCode.embeddingFailed, `embedding model "${model}" failed on the query text of ${list[0].path}: ${(e as Error).message}`, { field: list[0].field, model }, { cause: e });
+    }
     list.forEach((n, i) => {
       n.replace({
         knn: {
