@@ -11,11 +11,13 @@
  * | lockTemp      | `write.lock.tmp-<id>`         | JSON lock record          | transient       |
  * | manifest      | `index.json`                  | JSON, `formatVersion`     | replaced        |
  * | manifestTemp  | `index.json.tmp`              | JSON, `formatVersion`     | transient       |
- * | wal           | `wal-<10 digits>.log`         | `Ywal` v2 + CRC'd records | until committed |
+ * | wal           | `wal-<10 digits>.log`         | `Ywal` v3 + CRC'd records | until committed |
  * | terms … docValues | `seg-<id>.<ext>`          | see {@link SegmentComponent} | immutable    |
  * | liveDocs      | `seg-<id>_<gen>.liv`          | `Yliv` v1                 | immutable       |
- * | vectors       | `seg-<id>.vec` (reserved)     | `Yvec`                    | immutable       |
- * | hnsw          | `seg-<id>.hnsw` (reserved)    | `Yhnw`                    | immutable       |
+ * | vectors       | `seg-<id>.<n>.vec`            | `Yvec` v1                 | immutable       |
+ * | hnsw          | `seg-<id>.<n>.hnsw`           | `Yhnw` v1                 | immutable       |
+ *
+ * `<n>` numbers a segment's vector fields (`SegmentInfo.vectorFields`), see `vectorFieldFiles`.
  */
 import { DOC_VALUES_MAGIC, DOC_VALUES_VERSION } from './codec/doc-values/doc-values-writer.js';
 import { LIVE_DOCS_MAGIC, LIVE_DOCS_VERSION } from './codec/live-docs/live-docs.js';
@@ -24,6 +26,8 @@ import { POSITIONS_MAGIC, POSTINGS_MAGIC, POSTINGS_VERSION } from './codec/posti
 import { STORED_FIELDS_MAGIC, STORED_FIELDS_VERSION } from './codec/stored-fields/stored-fields-writer.js';
 import { TERM_DICTIONARY_MAGIC, TERM_DICTIONARY_VERSION } from './codec/term-dictionary/term-dictionary-writer.js';
 import { SegmentComponent } from './segment/segment-component.js';
+import { VECTORS_MAGIC, VECTORS_VERSION } from './vector/codec/vectors-file.js';
+import { HNSW_MAGIC, HNSW_VERSION } from './vector/codec/hnsw-graph-file.js';
 
 /**
  * How long a file lives, which decides who may delete it and whether a copy may be cached:
@@ -65,7 +69,7 @@ function component(key: string, ext: string, magic: string, version: number, cod
 
 /** Magic and version of write-ahead log files (see `commit/write-ahead-log.ts`). */
 export const WAL_MAGIC = 'Ywal';
-export const WAL_VERSION = 2;
+export const WAL_VERSION = 3;
 
 /** The registry: every file kind an index location may hold. */
 export const IndexFiles = {
@@ -74,7 +78,7 @@ export const IndexFiles = {
   lockTemp: kind({ kind: 'lockTemp', pattern: 'write.lock.tmp-<id>', regex: 'write\\.lock\\.tmp-[0-9a-z-]+', magic: null, version: null, codec: 'JSON lock record before it is linked into place', lifetime: 'transient' }),
   manifest: kind({ kind: 'manifest', pattern: 'index.json', regex: 'index\\.json', magic: null, version: null, codec: 'JSON manifest with formatVersion', lifetime: 'replaced' }),
   manifestTemp: kind({ kind: 'manifestTemp', pattern: 'index.json.tmp', regex: 'index\\.json\\.tmp', magic: null, version: null, codec: 'the next manifest before its rename', lifetime: 'transient' }),
-  wal: kind({ kind: 'wal', pattern: 'wal-<generation, 10 digits>.log', regex: 'wal-\\d{10}\\.log', magic: WAL_MAGIC, version: WAL_VERSION, codec: 'header, then length + CRC-32 framed JSON records', lifetime: 'log' }),
+  wal: kind({ kind: 'wal', pattern: 'wal-<generation, 10 digits>.log', regex: 'wal-\\d{10}\\.log', magic: WAL_MAGIC, version: WAL_VERSION, codec: 'header, then length + CRC-32 framed JSON records with binary vectors', lifetime: 'log' }),
   terms: component('terms', SegmentComponent.terms, TERM_DICTIONARY_MAGIC, TERM_DICTIONARY_VERSION, 'term dictionary with its sparse block index'),
   postings: component('postings', SegmentComponent.postings, POSTINGS_MAGIC, POSTINGS_VERSION, 'doc ids and frequencies in blocks of 128'),
   positions: component('positions', SegmentComponent.positions, POSITIONS_MAGIC, POSTINGS_VERSION, 'term positions'),
@@ -82,8 +86,8 @@ export const IndexFiles = {
   storedFields: component('storedFields', SegmentComponent.storedFields, STORED_FIELDS_MAGIC, STORED_FIELDS_VERSION, 'compressed blocks of stored documents'),
   docValues: component('docValues', SegmentComponent.docValues, DOC_VALUES_MAGIC, DOC_VALUES_VERSION, 'numeric and keyword columns'),
   liveDocs: kind({ kind: 'liveDocs', pattern: 'seg-<id>_<generation>.liv', regex: `${SEGMENT}_\\d+\\.liv`, magic: LIVE_DOCS_MAGIC, version: LIVE_DOCS_VERSION, codec: 'deletion bitset of a segment', lifetime: 'immutable' }),
-  vectors: { ...component('vectors', 'vec', 'Yvec', 1, 'per-segment vectors (float32 or int8 + scale)'), reserved: true },
-  hnsw: { ...component('hnsw', 'hnsw', 'Yhnw', 1, 'per-segment HNSW graph'), reserved: true },
+  vectors: kind({ kind: 'vectors', pattern: 'seg-<id>.<n>.vec', regex: `${SEGMENT}\\.\\d+\\.vec`, magic: VECTORS_MAGIC, version: VECTORS_VERSION, codec: 'vectors of one field of a segment (float32, or int8 + scale) and their docIds', lifetime: 'immutable' }),
+  hnsw: kind({ kind: 'hnsw', pattern: 'seg-<id>.<n>.hnsw', regex: `${SEGMENT}\\.\\d+\\.hnsw`, magic: HNSW_MAGIC, version: HNSW_VERSION, codec: 'HNSW graph over the vectors of one field of a segment', lifetime: 'immutable' }),
 } as const satisfies Record<string, IndexFileKind>;
 
 /** The lock file's name (it stays for the index's lifetime). */

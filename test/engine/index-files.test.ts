@@ -20,11 +20,14 @@ describe('IndexFiles', () => {
     assert.equal(fileKindOf('seg-000001.tdx.bak'), undefined);
   });
 
-  it('gives each binary kind a distinct magic and reserves vectors and HNSW graphs', () => {
+  it('gives each binary kind a distinct magic and knows the vector fields\' files of a segment', () => {
     const magics = indexFileKinds.flatMap((k) => (k.magic === null ? [] : [k.magic]));
     assert.equal(new Set(magics).size, magics.length);
-    assert.equal(fileKindOf('seg-000003.vec'), IndexFiles.vectors);
-    assert.equal(fileKindOf('seg-000003.hnsw'), IndexFiles.hnsw);
+    assert.equal(fileKindOf('seg-000003.0.vec'), IndexFiles.vectors);
+    assert.equal(fileKindOf('seg-000003.12.hnsw'), IndexFiles.hnsw);
+    assert.equal(segmentOf('seg-000003.1.vec'), 'seg-000003');
+    assert.ok(!isMutableFile('seg-000003.1.hnsw') && isDataFile('seg-000003.1.hnsw'), 'immutable: S3 caches and ships it like other segment files');
+    assert.equal(fileKindOf('seg-000003.vec'), undefined);
   });
 
   it('round-trips generations and segment names through file names', () => {

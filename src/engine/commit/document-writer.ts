@@ -59,19 +59,21 @@ export class DocumentWriter implements DocumentWrites {
    * durable; searchable after the next refresh. Large batches yield to the event loop as they go.
    */
   async upsert(docs: readonly unknown[], source: BatchSource = {}): Promise<{ docs: number }> {
-    const batch: PreparedDocument[] = [];
+    const valid: ValidDocument[] = [];
     const slicer = new TimeSlicer();
     for (let i = 0; i < docs.length; i++) {
       if (slicer.due()) await slicer.yield();
       const location = source.locations?.[i] ?? locate(source, i);
-      batch.push(prepare(validateDocument(this.mapping, docs[i], location)));
+      valid.push(validateDocument(this.mapping, docs[i], location));
     }
-    await this.writer.write(batch);
-    return { docs: batch.length };
+    return this.upsertValidated(valid);
   }
 
   /** {@link upsert} for documents validated at the edge already (the HTTP indexer checks as it streams). */
   async upsertValidated(docs: readonly ValidDocument[]): Promise<{ docs: number }> {
+    // EMBEDDING HOOK (issue 14): documents whose semantic `model` fields have text but no vector
+    // are embedded here, in batches, before anything is logged (`document-embedding.ts`). The
+    // writer refuses a model field still without a vector at the log (`vector-check.ts`).
     const batch: PreparedDocument[] = [];
     const slicer = new TimeSlicer();
     for (const doc of docs) {

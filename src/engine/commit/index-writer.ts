@@ -29,6 +29,7 @@ import type { LiveSegment } from './segment-registry.js';
 import type { WriteAheadLog } from './write-ahead-log.js';
 import type { WalEntry } from './write-ahead-log.js';
 import type { CommitResult, PreparedDocument, WriterOptions } from './writer-options.js';
+import { VectorDimensions } from './vector-check.js';
 
 export type { LiveSegment } from './segment-registry.js';
 export { liveDocsGeneration } from './segment-registry.js';
@@ -57,6 +58,8 @@ export class IndexWriter {
   private closed = false;
   private commitsMade = 0;
   private refreshesMade = 0;
+  /** Checks vectors before the log (see vector-check.ts). */
+  private readonly vectorDims: VectorDimensions;
   /** Bumped by every setCheckpoint, so a commit knows whether one arrived while it was writing. */
   private checkpointVersion = 0;
 
@@ -78,6 +81,7 @@ export class IndexWriter {
     this.refs.incRef(manifestFiles(manifest));
     this.buffer = new SegmentBuffer(mapping, analyzer);
     this.registry = new SegmentRegistry(segments, this.refs);
+    this.vectorDims = new VectorDimensions(mapping, segments.map((s) => s.info));
     this.merges = new MergeScheduler({
       dir,
       log,
@@ -139,10 +143,11 @@ export class IndexWriter {
   async write(docs: readonly PreparedDocument[], deletes: readonly string[] = []): Promise<void> {
     this.checkOpen();
     const ops: WalEntry[] = [];
-    for (const d of docs) ops.push({ uJson: d.walJson });
+    for (const d of docs) ops.push(d.doc.vectors.size === 0 ? { uJson: d.walJson } : { uJson: d.walJson, vectors: d.doc.vectors });
     for (const id of deletes) ops.push({ d: id });
     const durable = await this.mutex.run(async () => {
       this.checkOpen();
+      this.vectorDims.check(docs);
       let synced: Promise<void>;
       try {
         const end = await this.wal.append(ops);

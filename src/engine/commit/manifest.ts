@@ -103,6 +103,14 @@ function checkSegment(s: unknown, path: string, version: number): void {
   if (seg.liveDocs !== null) checkFile(seg.liveDocs, `${path}.liveDocs`, version);
   expect(typeof seg.fieldStats === 'object' && seg.fieldStats !== null, `${path}.fieldStats`);
   expect(Number.isSafeInteger(seg.deletedCount), `${path}.deletedCount`);
+  if (seg.vectorFields !== undefined) {
+    expect(Array.isArray(seg.vectorFields), `${path}.vectorFields`);
+    for (const [i, v] of (seg.vectorFields as unknown[]).entries()) {
+      const f = (typeof v === 'object' && v !== null ? v : {}) as Record<string, unknown>;
+      const ok = typeof f.field === 'string' && [f.dim, f.m, f.efConstruction].every((n) => Number.isSafeInteger(n) && (n as number) > 0);
+      expect(ok, `${path}.vectorFields[${i}]`);
+    }
+  }
 }
 
 function checkFile(f: unknown, path: string, version: number): void {

@@ -13,6 +13,7 @@ import { crc32 } from '../codec/file-format.js';
 import type { Directory } from '../directory.js';
 import { ErrorCode, YarrowError } from '../errors.js';
 import { WAL_MAGIC, WAL_VERSION, walFile, walGenerationOf } from '../index-files.js';
+import { noVectors } from '../schema/document.js';
 import type { FieldValue, ValidDocument } from '../schema/document.js';
 import { RECORD_FRAME, WAL_HEADER_LENGTH } from './write-ahead-log.js';
 
@@ -92,8 +93,8 @@ function readHeader(bytes: Uint8Array, file: string): { start: number; version: 
   if (bytes.length >= 4 && String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]) === WAL_MAGIC) {
     if (bytes.length < WAL_HEADER_LENGTH) return { start: bytes.length, version: WAL_VERSION };
     const version = new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true);
-    if (version !== WAL_VERSION) {
-      throw new YarrowError(ErrorCode.incompatibleFormat, `${file}: write-ahead log version ${version} is not supported (this build reads versions 1 and ${WAL_VERSION})`, {
+    if (version !== WAL_VERSION && version !== 2) {
+      throw new YarrowError(ErrorCode.incompatibleFormat, `${file}: write-ahead log version ${version} is not supported (this build reads versions 1 to ${WAL_VERSION})`, {
         file, expected: String(WAL_VERSION), actual: String(version),
       });
     }
@@ -130,10 +131,19 @@ function nextValidRecord(bytes: Uint8Array, view: DataView, from: number): numbe
 
 function decodePayload(payload: Uint8Array, version: number, file: string, offset: number): ReplayedOp[] {
   let parsed: { ops: Record<string, unknown>[] };
+  // Version 3 ends with the JSON's length; the binary vectors sit between the JSON and it.
+  let json = payload;
+  let vectorBytes = payload.subarray(0, 0);
+  if (version >= 3) {
+    const jsonLength = payload.length < 4 ? -1 : new DataView(payload.buffer, payload.byteOffset + payload.length - 4).getUint32(0, true);
+    if (jsonLength < 0 || jsonLength > payload.length - 4) throw badRecord(file, offset, `JSON length ${jsonLength} out of range`);
+    json = payload.subarray(0, jsonLength);
+    vectorBytes = payload.subarray(jsonLength, payload.length - 4);
+  }
   try {
-    parsed = JSON.parse(new TextDecoder().decode(payload)) as { ops: Record<string, unknown>[] };
+    parsed = JSON.parse(new TextDecoder().decode(json)) as { ops: Record<string, unknown>[] };
   } catch (e) {
-    throw new YarrowError(ErrorCode.corruptIndex, `${file}: record at byte ${offset} passes its checksum but is not JSON (${(e as Error).message})`, { file, offset });
+    throw badRecord(file, offset, `not JSON (${(e as Error).message})`);
   }
   return parsed.ops.map((op): ReplayedOp => {
     if (typeof op.d === 'string') return { kind: 'delete', id: op.d };
@@ -142,6 +152,24 @@ function decodePayload(payload: Uint8Array, version: number, file: string, offse
     const values = new Map(Object.entries(u.v as Record<string, FieldValue[]>));
     const id = u.i as string;
     const stored = u.s as Record<string, unknown>;
-    return { kind: 'upsert', id, doc: { id, values, stored }, storedJson: JSON.stringify(stored) };
+    const vectors = op.x === undefined ? noVectors : readVectors(op.x as Record<string, [number, number]>, vectorBytes, file, offset);
+    return { kind: 'upsert', id, doc: { id, values, stored, vectors }, storedJson: JSON.stringify(stored) };
   });
+}
+
+/** The vectors an upsert references (`"x": {field: [byte offset, dim]}`), copied out of the record. */
+function readVectors(refs: Record<string, [number, number]>, bytes: Uint8Array, file: string, offset: number): Map<string, Float32Array> {
+  const vectors = new Map<string, Float32Array>();
+  for (const [field, [at, dim]] of Object.entries(refs)) {
+    if (!Number.isSafeInteger(at) || !Number.isSafeInteger(dim) || at < 0 || dim < 1 || at + dim * 4 > bytes.length) {
+      throw badRecord(file, offset, `vector of field "${field}" out of range`);
+    }
+    // A copy: the record's bytes are not 4-byte aligned, and the file's buffer can then be freed.
+    vectors.set(field, new Float32Array(bytes.slice(at, at + dim * 4).buffer));
+  }
+  return vectors;
+}
+
+function badRecord(file: string, offset: number, why: string): YarrowError {
+  return new YarrowError(ErrorCode.corruptIndex, `${file}: record at byte ${offset} passes its checksum but ${why}`, { file, offset });
 }

@@ -4,15 +4,19 @@
  * `wal-replay.ts` reads it back on open for everything the last commit does not cover.
  *
  * Files `wal-<generation>.log` (see `engine/index-files.ts`); a commit rotates to a new generation
- * and records it in the manifest, after which older generations are deleted. Layout (version 2):
+ * and records it in the manifest, after which older generations are deleted. Layout (version 3):
  * ```
- * header     4 bytes magic "Ywal", uint32 LE format version (2)
+ * header     4 bytes magic "Ywal", uint32 LE format version (3)
  * record*    uint32 LE payload length
  *            uint32 LE CRC-32 of the payload
- *            payload   UTF-8 JSON: {"ops":[{"u":{"i":<id>,"v":{<field>:[values]},"s":<stored>}} | {"d":"<id>"}, ...]}
+ *            payload   UTF-8 JSON: {"ops":[{"u":{"i":<id>,"v":{<field>:[values]},"s":<stored>},"x":{<field>:[<byte offset>,<dim>]}} | {"d":"<id>"}, ...]}
+ *                      then the vectors: float32 LE, at the byte offsets "x" gives (from the end of the JSON)
+ *                      then uint32 LE byte length of the JSON
  * ```
- * An upsert is logged in its validated form (normalised field values and stored fields), so a
- * replay never validates again. Version 1 files (no header, `{"u":<raw document>}`) are still read.
+ * An upsert is logged in its validated form (normalised field values, stored fields and its
+ * vectors as binary floats, bit-exact and never embedded again), so a replay never validates or
+ * embeds again. Version 2 files (the same without vectors and the trailing length) and version 1
+ * files (no header, `{"u":<raw document>}`) are still read.
  */
 import { crc32 } from '../codec/file-format.js';
 import type { Appender, Directory } from '../directory.js';
@@ -21,8 +25,11 @@ import type { ValidDocument } from '../schema/document.js';
 
 export { walFile, walGenerationOf };
 
-/** One operation to log; an upsert carries its validated document already serialised as JSON text. */
-export type WalEntry = { readonly uJson: string } | { readonly d: string };
+/**
+ * One operation to log; an upsert carries its validated document already serialised as JSON text,
+ * and its vectors, logged as binary floats.
+ */
+export type WalEntry = { readonly uJson: string; readonly vectors?: ReadonlyMap<string, Float32Array> } | { readonly d: string };
 
 /** Bytes of a record's frame (length + CRC). */
 export const RECORD_FRAME = 8;
@@ -81,8 +88,28 @@ export class WriteAheadLog {
 
   /** Appends a record (not yet durable); returns the logical offset to pass to {@link syncTo}. */
   async append(entries: readonly WalEntry[]): Promise<number> {
-    const parts = entries.map((e) => ('uJson' in e ? `{"u":${e.uJson}}` : JSON.stringify(e)));
-    const payload = new TextEncoder().encode(`{"ops":[${parts.join(',')}]}`);
+    const vectors: Float32Array[] = [];
+    let vectorBytes = 0;
+    const parts = entries.map((e) => {
+      if (!('uJson' in e)) return JSON.stringify(e);
+      if (e.vectors === undefined || e.vectors.size === 0) return `{"u":${e.uJson}}`;
+      let refs = '';
+      for (const [field, v] of e.vectors) {
+        refs += `${refs === '' ? '' : ','}${JSON.stringify(field)}:[${vectorBytes},${v.length}]`;
+        vectors.push(v);
+        vectorBytes += v.byteLength;
+      }
+      return `{"u":${e.uJson},"x":{${refs}}}`;
+    });
+    const json = new TextEncoder().encode(`{"ops":[${parts.join(',')}]}`);
+    const payload = new Uint8Array(json.length + vectorBytes + 4);
+    payload.set(json, 0);
+    let at = json.length;
+    for (const v of vectors) {
+      payload.set(new Uint8Array(v.buffer, v.byteOffset, v.byteLength), at);
+      at += v.byteLength;
+    }
+    new DataView(payload.buffer).setUint32(at, json.length, true);
     const record = new Uint8Array(RECORD_FRAME + payload.length);
     const view = new DataView(record.buffer);
     view.setUint32(0, payload.length, true);

@@ -13,6 +13,7 @@ import type { FieldPlan, FieldValue } from './field-values.js';
 import { describeJsonType, locationPrefix } from './invalid-document.js';
 import type { DocumentLocation } from './invalid-document.js';
 import { addWildcardFields, project, readPath } from './nested-fields.js';
+import { splitEmbedding } from './semantic-values.js';
 
 export type { FieldValue } from './field-values.js';
 export { describeJsonType } from './invalid-document.js';
@@ -37,7 +38,16 @@ export interface ValidDocument {
    * gives the same values.
    */
   readonly stored: Record<string, unknown>;
+  /**
+   * Semantic field name -> the document's vector for it (one per field; see semantic-values.ts
+   * for `text[]`): pre-embedded input, or filled by the embedder before the write-ahead log. A
+   * field without a vector (no text, or text not embedded yet) is absent.
+   */
+  readonly vectors: ReadonlyMap<string, Float32Array>;
 }
+
+/** No vectors; shared so documents without semantic fields allocate nothing. */
+export const noVectors: ReadonlyMap<string, Float32Array> = new Map();
 
 /** A mapping compiled for validation: its plain fields, and its wildcard patterns when it has any. */
 interface Plan {
@@ -81,9 +91,16 @@ export function validateDocument(mapping: Mapping, raw: unknown, location?: Docu
   values.set('_id', id === undefined ? noValues : [id]);
   const stored: Record<string, unknown> = {};
   if (id !== undefined) stored._id = id;
+  let vectors: Map<string, Float32Array> | null = null;
   for (const f of plan.fields) {
     if (f.path === null || Object.hasOwn(doc, f.name)) {
-      const v = f.guarded && !Object.hasOwn(doc, f.name) ? undefined : doc[f.name];
+      let v = f.guarded && !Object.hasOwn(doc, f.name) ? undefined : doc[f.name];
+      if (f.semantic !== null && typeof v === 'object' && v !== null) {
+        // Pre-embedded: the text is indexed and stored as plain text, the embedding kept apart.
+        const split = splitEmbedding(v, f.name, f.semantic.dim, location);
+        v = split.text;
+        if (split.vector !== undefined) (vectors ??= new Map()).set(f.name, split.vector);
+      }
       values.set(f.name, checkValue(v, false, f, location));
       if (f.store && v !== undefined && v !== null) stored[f.name] = v;
       continue;
@@ -95,5 +112,5 @@ export function validateDocument(mapping: Mapping, raw: unknown, location?: Docu
     if (f.store && v !== undefined && v !== null) project(stored, doc, f.path, 0);
   }
   if (plan.plain !== null) addWildcardFields(mapping, plan.plain, doc, values, stored, location);
-  return { id, values, stored };
+  return { id, values, stored, vectors: vectors ?? noVectors };
 }

@@ -7,6 +7,7 @@ import { parseIsoDate, parseIsoDateTime } from './date-time.js';
 import type { BaseType, FieldMapping } from './field-table.js';
 import { fail } from './invalid-document.js';
 import type { DocumentLocation } from './invalid-document.js';
+import type { SemanticMapping } from './text-options.js';
 
 /** One normalised field value: text/id as strings, numbers (dates as epoch ms), booleans. */
 export type FieldValue = string | number | boolean;
@@ -29,6 +30,8 @@ export interface FieldPlan {
   readonly multi: boolean;
   readonly required: boolean;
   readonly store: boolean;
+  /** The vector index of a semantic text field (its values may carry embeddings), else null. */
+  readonly semantic: SemanticMapping | null;
 }
 
 /** Compiles a mapped field; `name` is the concrete name when a wildcard pattern maps the field. */
@@ -42,6 +45,7 @@ export function planOf(f: FieldMapping, name: string = f.name): FieldPlan {
     multi: f.multi,
     required: f.required,
     store: f.store,
+    semantic: f.semantic,
   };
 }
 

@@ -4,7 +4,7 @@
  */
 import type { Analyzer } from '../analysis/analyzer.js';
 import { ErrorCode, YarrowError } from '../errors.js';
-import type { Mapping } from '../schema/mapping.js';
+import type { FieldMapping, Mapping } from '../schema/mapping.js';
 
 /** Matches every live doc with score 1 (times boost). */
 export interface MatchAllQuery {
@@ -61,7 +61,37 @@ export interface MultiTermQuery {
   readonly boost: number;
 }
 
-export type Query = MatchAllQuery | FieldTermsQuery | CompoundQuery | BoolQuery | PhraseQuery | MultiTermQuery;
+/**
+ * The `k` nearest neighbours of a vector in a semantic field (`knn`, Elasticsearch's and
+ * Nixiesearch's shape). A `semantic` query is this with the vector its text embeds to. The
+ * searcher runs it over the whole snapshot first (per segment top k over live docs that pass the
+ * request's filters, then the global top k), then scores those docs as a {@link ScoredDocsQuery}.
+ * Scores are Lucene's: cosine `(1 + cos) / 2`, dot `1 + dot` (or `1 / (1 - dot)` below zero).
+ */
+export interface KnnQuery {
+  readonly kind: 'knn';
+  readonly field: string;
+  readonly vector: Float32Array;
+  /** Hits wanted, or null: the request's from + size (Nixiesearch's default). */
+  readonly k: number | null;
+  /** Candidates of each segment's graph walk (HNSW ef), or null: max(1.5 k, 100). */
+  readonly numCandidates: number | null;
+  readonly boost: number;
+}
+
+/** Docs with their scores, fixed in advance: a knn query once run over a snapshot (never parsed). */
+export interface ScoredDocsQuery {
+  readonly kind: 'scored_docs';
+  /** Global doc numbers (snapshot order), ascending. */
+  readonly docs: Int32Array;
+  /** The score of each doc of `docs`. */
+  readonly scores: Float32Array;
+}
+
+export type Query = MatchAllQuery | FieldTermsQuery | CompoundQuery | BoolQuery | PhraseQuery | MultiTermQuery | KnnQuery | ScoredDocsQuery;
+
+/** Largest `k` and `num_candidates` of a knn query (as Nixiesearch and Elasticsearch). */
+export const MAX_KNN_CANDIDATES = 10_000;
 
 type AnalyzerOf = (name: string) => Analyzer;
 
@@ -90,8 +120,10 @@ export function parseQuery(json: unknown, mapping: Mapping, analyzer: (name: str
     case 'prefix':
     case 'fuzzy':
       return parseMultiTerm(type, body, mapping, `${path}.${type}`);
+    case 'knn':
+      return parseKnn(body, mapping, `${path}.knn`);
     default:
-      throw invalid(path, `unknown query type "${type}"; expected one of match_all, match, multi_match, bool, dis_max, match_phrase, prefix, fuzzy`);
+      throw invalid(path, `unknown query type "${type}"; expected one of match_all, match, multi_match, bool, dis_max, match_phrase, prefix, fuzzy, knn`);
   }
 }
 
@@ -169,6 +201,48 @@ function parseMultiTerm(type: 'prefix' | 'fuzzy', body: unknown, mapping: Mappin
     else throw invalid(`${path}.${field}.fuzziness`, `expected 0, 1, 2 or "AUTO", got ${JSON.stringify(fuzziness)}`);
   }
   return { kind: type, field, value: lower, fuzziness: edits, maxExpansions: Math.max(1, Math.floor(maxExpansions)), boost };
+}
+
+/** `knn: { field, query_vector, k?, num_candidates?, boost? }` over a semantic field. */
+export function parseKnn(body: unknown, mapping: Mapping, path: string): KnnQuery {
+  const o = objectOf(body, path);
+  checkKeys(o, ['field', 'query_vector', 'k', 'num_candidates', 'boost'], path);
+  if (typeof o.field !== 'string') throw invalid(`${path}.field`, `expected a field name, got ${typeName(o.field)}`);
+  const field = o.field;
+  const semantic = semanticField(field, mapping, path);
+  const raw = o.query_vector;
+  const dims = semantic.dim === null ? 'numbers' : `${semantic.dim} numbers`;
+  if (!Array.isArray(raw) || raw.length === 0 || (semantic.dim !== null && raw.length !== semantic.dim)) {
+    throw invalid(`${path}.query_vector`, `expected an array of ${dims}, got ${Array.isArray(raw) ? `${raw.length} numbers` : typeName(raw)}`, { field });
+  }
+  const vector = new Float32Array(raw.length);
+  (raw as unknown[]).forEach((x, i) => {
+    if (typeof x !== 'number' || !Number.isFinite(x)) throw invalid(`${path}.query_vector[${i}]`, `expected a finite number, got ${typeName(x)}`, { field });
+    vector[i] = x;
+  });
+  const k = optionalCount(o, 'k', path);
+  const numCandidates = optionalCount(o, 'num_candidates', path);
+  if (k !== null && numCandidates !== null && numCandidates < k) {
+    throw invalid(`${path}.num_candidates`, `expected at least k (${k}), got ${numCandidates}`);
+  }
+  return { kind: 'knn', field, vector, k, numCandidates, boost: optionalNumber(o, 'boost', path) ?? 1 };
+}
+
+/** The semantic mapping of a field a knn or semantic query names. */
+export function semanticField(field: string, mapping: Mapping, path: string): NonNullable<FieldMapping['semantic']> {
+  const mapped = mapping.field(field);
+  if (mapped === undefined) throw invalid(path, `field "${field}" is not in the mapping`, { field });
+  if (mapped.semantic === null) throw invalid(path, `field "${field}" has no vector index (map it with search: { semantic: ... })`, { field });
+  return mapped.semantic;
+}
+
+function optionalCount(o: Record<string, unknown>, key: string, path: string): number | null {
+  const v = o[key];
+  if (v === undefined) return null;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_KNN_CANDIDATES) {
+    throw invalid(`${path}.${key}`, `expected an integer from 1 to ${MAX_KNN_CANDIDATES}, got ${JSON.stringify(v)}`);
+  }
+  return v;
 }
 
 function searchableField(field: string, mapping: Mapping, path: string): { analyzer: string } {

@@ -10,6 +10,7 @@ import { ConstantScoreScorer } from './constant-score-scorer.js';
 import { DisjunctionScorer } from './disjunction-scorer.js';
 import { DocBits } from './doc-set.js';
 import { PhraseScorer } from './phrase-scorer.js';
+import { ScoredDocsScorer } from './scored-docs-scorer.js';
 import type { FieldTermsQuery, PhraseQuery, Query } from './query.js';
 import { disMaxCombiner, groupedDisMaxCombiner, sumCombiner } from './score-combiner.js';
 import { NO_MORE_DOCS } from './scorer.js';
@@ -51,6 +52,10 @@ export function buildScorer(query: Query, segment: SegmentView, weightOf: Weight
       return buildPrefixScorer(query.field, query.value, query.boost, segment);
     case 'fuzzy':
       throw new Error('fuzzy queries are rewritten before scoring');
+    case 'knn':
+      throw new Error('knn queries are rewritten before scoring');
+    case 'scored_docs':
+      return ScoredDocsScorer.forSegment(query.docs, query.scores, segment.docBase, segment.reader.maxDoc);
   }
 }
 

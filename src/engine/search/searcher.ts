@@ -17,6 +17,7 @@ import type { AcceptDocs } from './doc-set.js';
 import { filterDocs } from './filter.js';
 import type { Filter } from './filter.js';
 import { expandFuzzy } from './fuzzy.js';
+import { runKnn } from './knn-search.js';
 import type { Query } from './query.js';
 import { buildScorer } from './scorer-builder.js';
 import type { TermWeight, WeightOf } from './scorer-builder.js';
@@ -61,7 +62,7 @@ export interface TopDocs {
 /** Executes a plan over a snapshot. */
 export function executeSearch(snapshot: Snapshot, plan: SearchPlan): TopDocs {
   const weightOf = weights(snapshot);
-  const query = rewrite(plan.query, snapshot);
+  const query = rewrite(plan.query, snapshot, plan);
   const exhaustive = plan.sort !== null || plan.aggs.length > 0;
   const collector = new TopKCollector(plan.sort === null ? plan.k : 0);
   const sorted = plan.sort === null ? null : new SortedCollector(plan.k, plan.sort);
@@ -105,6 +106,15 @@ export function executeSearch(snapshot: Snapshot, plan: SearchPlan): TopDocs {
   return { hits: collector.results(), total: collector.totalHits, totalRelation: exact ? 'eq' : 'gte', aggs: aggResults };
 }
 
+/**
+ * The top `n` docs of one query on a snapshot, best first, with the request's filter: one ranked
+ * list of a fused query (rrf, linear blend), which runs each retriever this way and fuses the
+ * lists. `doc` is the global doc number (see {@link ScoredDoc}).
+ */
+export function retrieveTopDocs(snapshot: Snapshot, query: Query, filter: Filter | null, n: number): readonly ScoredDoc[] {
+  return executeSearch(snapshot, { query, filter, sort: null, searchAfter: null, k: n, countUpTo: 0, aggs: [] }).hits;
+}
+
 /** Offers a segment's docs to the sorted collector; sort columns are resolved once per segment. */
 function sortedOffer(sorted: SortedCollector, plan: SearchPlan, segment: SegmentView, scorer: Scorer): (d: number) => void {
   const keys = plan.sort!;
@@ -146,22 +156,22 @@ function weights(snapshot: Snapshot): WeightOf {
   };
 }
 
-/** Replaces fuzzy queries by the terms they expand to over the whole snapshot. */
-function rewrite(query: Query, snapshot: Snapshot): Query {
+/**
+ * Replaces fuzzy queries by the terms they expand to over the whole snapshot, and knn queries by
+ * their nearest docs over the whole snapshot (filtered by the plan's filter during the walk).
+ */
+function rewrite(query: Query, snapshot: Snapshot, plan: Pick<SearchPlan, 'filter' | 'k'>): Query {
+  const each = (qs: readonly Query[]): Query[] => qs.map((c) => rewrite(c, snapshot, plan));
   switch (query.kind) {
     case 'fuzzy':
       return expandFuzzy(query, snapshot);
+    case 'knn':
+      return runKnn(snapshot, query, plan.filter, plan.k);
     case 'sum':
     case 'dis_max':
-      return { ...query, clauses: query.clauses.map((c) => rewrite(c, snapshot)) };
+      return { ...query, clauses: each(query.clauses) };
     case 'bool':
-      return {
-        ...query,
-        must: query.must.map((c) => rewrite(c, snapshot)),
-        should: query.should.map((c) => rewrite(c, snapshot)),
-        mustNot: query.mustNot.map((c) => rewrite(c, snapshot)),
-        filter: query.filter.map((c) => rewrite(c, snapshot)),
-      };
+      return { ...query, must: each(query.must), should: each(query.should), mustNot: each(query.mustNot), filter: each(query.filter) };
     default:
       return query;
   }

@@ -11,8 +11,12 @@ import type { FieldMapping, Mapping } from '../schema/mapping.js';
 import type { ValidDocument } from '../schema/document.js';
 import { TimeSlicer } from '../event-loop.js';
 import { FieldInverter } from './field-inverter.js';
+import { segmentComponents } from './segment-component.js';
 import { SegmentWriter } from './segment-writer.js';
 import type { WrittenSegment } from './segment-writer.js';
+import { VectorFieldWriter } from '../vector/vector-field-writer.js';
+import type { VectorFieldInfo } from './segment-info.js';
+import { vectorFieldInfo, vectorFieldOptions } from './vector-fields.js';
 
 /** The name of the implicit id field. */
 export const ID_FIELD = '_id';
@@ -43,6 +47,8 @@ export class SegmentBuffer {
   /** Fields that have an inverter or column (or need none). */
   private readonly known = new Set<string>();
   private storedBytes = 0;
+  /** One vector writer per semantic field, started at the field's first vector (its dimension). */
+  private readonly vectorWriters = new Map<string, { info: VectorFieldInfo; writer: VectorFieldWriter }>();
 
   constructor(
     private readonly mapping: Mapping,
@@ -78,6 +84,8 @@ export class SegmentBuffer {
   get estimatedBytes(): number {
     let bytes = 0;
     for (const inv of this.inverters) bytes += inv.arrayBytes + inv.termCount * 120;
+    // Vectors: their records (int8 codes + scale, or float32) and a docId each.
+    for (const { info, writer } of this.vectorWriters.values()) bytes += writer.count * ((writer.encoding === 'float32' ? 4 * info.dim : info.dim + 16) + 4);
     return bytes + this.storedBytes * 2 + this.ids.length * 64;
   }
 
@@ -104,8 +112,22 @@ export class SegmentBuffer {
       if (values !== undefined) for (const v of values) col.values.push(v);
       col.offsets.push(col.values.length);
     }
+    for (const [field, vector] of doc.vectors) this.vectorWriter(field, vector.length).add(docId, vector);
     this.storedBytes += storedJson.length;
     this.storedJson.push(storedJson);
+  }
+
+  /** The vector writer of a semantic field (the writer checked the dimension before the log). */
+  private vectorWriter(field: string, dim: number): VectorFieldWriter {
+    let entry = this.vectorWriters.get(field);
+    if (entry === undefined) {
+      const semantic = this.mapping.field(field)?.semantic;
+      if (semantic == null) throw new Error(`field ${field} has a vector but no search.semantic mapping`);
+      const info = vectorFieldInfo(field, semantic, dim);
+      entry = { info, writer: new VectorFieldWriter(field, vectorFieldOptions(semantic, info)) };
+      this.vectorWriters.set(field, entry);
+    }
+    return entry.writer;
   }
 
   /** Deletes the buffered doc with this id, if any; returns whether one was live. */
@@ -139,8 +161,15 @@ export class SegmentBuffer {
       if (slicer.due()) await slicer.yield();
       writer.stored.addRaw(json);
     }
-    const written = writer.finish();
-    return { ...written, deletedDocs: [...this.deleted].sort((a, b) => a - b) };
+    const written = writer.take(segmentComponents);
+    const files = new Map(written);
+    // Vector fields in name order, so a segment's field ordinals do not depend on arrival order.
+    for (const { info, writer: vw } of [...this.vectorWriters.values()].sort((a, b) => (a.info.field < b.info.field ? -1 : 1))) {
+      if (vw.count === 0) continue;
+      await slicer.yield();
+      for (const [name, bytes] of writer.addVectorField(info, vw.finish())) files.set(name, bytes);
+    }
+    return { files, info: writer.info(), deletedDocs: [...this.deleted].sort((a, b) => a - b) };
   }
 }
 

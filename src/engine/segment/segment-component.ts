@@ -28,6 +28,15 @@ export function componentFile(segment: string, component: SegmentComponent): str
   return `${segment}.${component}`;
 }
 
+/**
+ * The two files of a segment's vector field number `ordinal` (its place in `SegmentInfo.vectorFields`):
+ * the vectors (`Yvec`) and the HNSW graph (`Yhnw`). Numbered rather than named after the field,
+ * so any field name gives a valid file name.
+ */
+export function vectorFieldFiles(segment: string, ordinal: number): { readonly vectors: string; readonly graph: string } {
+  return { vectors: `${segment}.${ordinal}.vec`, graph: `${segment}.${ordinal}.hnsw` };
+}
+
 /** Segment names are `seg-<n>` with n in base 36, so they sort by creation within a width. */
 export function segmentName(id: number): string {
   return `seg-${id.toString(36).padStart(6, '0')}`;

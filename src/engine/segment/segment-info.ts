@@ -23,6 +23,20 @@ export interface FieldStats {
   readonly sumTotalTermFreq: number;
 }
 
+/**
+ * A vector field of a segment (`search.semantic`): its files are `vectorFieldFiles(segment, i)` for
+ * its place `i` in {@link SegmentInfo.vectorFields}; the HNSW parameters are recorded so that a
+ * merge rebuilds the graph the same way without the mapping.
+ */
+export interface VectorFieldInfo {
+  readonly field: string;
+  readonly dim: number;
+  /** HNSW links per node. */
+  readonly m: number;
+  /** HNSW beam width while building. */
+  readonly efConstruction: number;
+}
+
 /** A segment as recorded in a manifest. */
 export interface SegmentInfo {
   readonly name: string;
@@ -34,6 +48,8 @@ export interface SegmentInfo {
   /** Live docs file of the current deletion generation, or null when no doc is deleted. */
   readonly liveDocs: FileInfo | null;
   readonly deletedCount: number;
+  /** Vector fields, when the segment has any (their files are listed in `files` too). */
+  readonly vectorFields?: readonly VectorFieldInfo[];
 }
 
 /** Every file a segment info references. */

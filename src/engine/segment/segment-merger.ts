@@ -12,7 +12,8 @@ import type { TermEntry } from '../codec/term-dictionary/term-dictionary-reader.
 import { TimeSlicer } from '../event-loop.js';
 import { ID_FIELD } from './segment-buffer.js';
 import { SegmentComponent } from './segment-component.js';
-import type { SegmentInfo } from './segment-info.js';
+import type { SegmentInfo, VectorFieldInfo } from './segment-info.js';
+import { VectorFieldWriter } from '../vector/vector-field-writer.js';
 import { SegmentLoad } from './segment-reader.js';
 import type { SegmentReader } from './segment-reader.js';
 import { SegmentWriter } from './segment-writer.js';
@@ -32,8 +33,8 @@ export interface MergedSegment {
 }
 
 /**
- * Merges `sources` (in order) into a new segment named `name`, in three phases (postings, doc
- * values, stored fields). Each phase opens only the parts of the sources it reads and hands its
+ * Merges `sources` (in order) into a new segment named `name`, in four phases (postings, doc
+ * values, stored fields, vectors). Each phase opens only the parts of the sources it reads and hands its
  * output files to `write` before the next phase starts, so a merge holds one phase's inputs and
  * outputs at a time rather than two whole segments.
  */
@@ -54,6 +55,7 @@ export async function mergeSegments(
   await write(await mergePostingsPhase(writer, sources, docMaps, maxDoc, slicer));
   await write(await mergeDocValuesPhase(writer, sources, docMaps, maxDoc));
   await write(await mergeStoredPhase(writer, sources, docMaps, slicer));
+  await write(await mergeVectorsPhase(writer, sources, docMaps, slicer));
   return { info: writer.info(), docMaps };
 }
 
@@ -105,6 +107,36 @@ async function mergeStoredPhase(
     }
   }
   return writer.take([SegmentComponent.storedFields]);
+}
+
+/**
+ * Copies each vector field's records of the live docs (no second quantization) and builds the
+ * merged segment's graph over them; the HNSW parameters come from the sources' segment infos.
+ */
+async function mergeVectorsPhase(
+  writer: SegmentWriter,
+  sources: readonly MergeSource[],
+  docMaps: readonly Int32Array[],
+  slicer: TimeSlicer,
+): Promise<Map<string, Uint8Array>> {
+  const files = new Map<string, Uint8Array>();
+  const readers = await openAll(sources, SegmentLoad.vectors);
+  const fields = new Map<string, VectorFieldInfo>();
+  for (const r of readers) for (const f of r.info.vectorFields ?? []) if (!fields.has(f.field)) fields.set(f.field, f);
+  for (const info of [...fields.values()].sort((a, b) => (a.field < b.field ? -1 : 1))) {
+    let merged: VectorFieldWriter | null = null;
+    for (let i = 0; i < readers.length; i++) {
+      const source = readers[i].vectorField(info.field);
+      if (source === undefined) continue;
+      merged ??= new VectorFieldWriter(info.field, { dim: info.dim, similarity: source.similarity, encoding: source.encoding, m: info.m, efConstruction: info.efConstruction });
+      const map = docMaps[i];
+      merged.addFrom(source, (d) => map[d]);
+    }
+    if (merged === null || merged.count === 0) continue;
+    await slicer.yield();
+    for (const [name, bytes] of writer.addVectorField(info, merged.finish())) files.set(name, bytes);
+  }
+  return files;
 }
 
 async function mergeField(

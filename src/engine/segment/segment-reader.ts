@@ -15,16 +15,17 @@ import { PostingsIterator } from '../codec/postings/postings-reader.js';
 import type { TermInfo } from '../codec/postings/postings-reader.js';
 import { StoredFieldsReader } from '../codec/stored-fields/stored-fields-reader.js';
 import { TermDictionaryReader } from '../codec/term-dictionary/term-dictionary-reader.js';
-import { SegmentComponent, componentFile, segmentComponents } from './segment-component.js';
+import { VectorFieldReader } from '../vector/vector-field-reader.js';
+import { SegmentComponent, componentFile, segmentComponents, vectorFieldFiles } from './segment-component.js';
 import type { FileInfo, SegmentInfo } from './segment-info.js';
 import { ID_FIELD } from './segment-buffer.js';
 
 /**
  * How much of a segment a reader loads. `full`: everything a search needs. `ids`: only the `_id`
  * terms (and, for segments that hold an id twice, the postings), for a writer that never searches
- * and only needs to find the older copy of an upserted id. `postings`, `storedFields` and
- * `docValues`: the parts one phase of a merge reads, so that a merge holds one phase's inputs at a
- * time.
+ * and only needs to find the older copy of an upserted id. `postings`, `storedFields`,
+ * `docValues` and `vectors`: the parts one phase of a merge reads, so that a merge holds one
+ * phase's inputs at a time.
  */
 export const SegmentLoad = {
   full: 'full',
@@ -32,6 +33,7 @@ export const SegmentLoad = {
   postings: 'postings',
   storedFields: 'storedFields',
   docValues: 'docValues',
+  vectors: 'vectors',
 } as const;
 export type SegmentLoad = (typeof SegmentLoad)[keyof typeof SegmentLoad];
 
@@ -42,6 +44,7 @@ const COMPONENTS_OF: Readonly<Record<SegmentLoad, readonly SegmentComponent[]>> 
   postings: [SegmentComponent.terms, SegmentComponent.postings, SegmentComponent.positions, SegmentComponent.norms],
   storedFields: [SegmentComponent.storedFields],
   docValues: [SegmentComponent.docValues],
+  vectors: [],
 };
 
 /** The decoded parts a reader may hold; which ones depends on its {@link SegmentLoad}. */
@@ -52,6 +55,8 @@ interface Parts {
   norms?: ReadonlyMap<string, Uint8Array>;
   stored?: StoredFieldsReader;
   docValues?: DocValuesReader;
+  /** Vector fields by name (loads `full` and `vectors`). */
+  vectors?: ReadonlyMap<string, VectorFieldReader>;
 }
 
 /** Read access to one segment; shared by every snapshot that contains the segment. */
@@ -113,6 +118,7 @@ export class SegmentReader {
           break;
       }
     }
+    if (load === SegmentLoad.full || load === SegmentLoad.vectors) parts.vectors = await openVectorFields(dir, info);
     return new SegmentReader(info, load, parts, parts.terms ?? null, parts.postingsBytes ?? null);
   }
 
@@ -177,6 +183,11 @@ export class SegmentReader {
   /** Doc values columns. */
   get docValues(): DocValuesReader {
     return this.parts.docValues ?? this.missing('doc values');
+  }
+
+  /** A vector field of the segment, or undefined when no doc of the segment has a vector in it. */
+  vectorField(field: string): VectorFieldReader | undefined {
+    return (this.parts.vectors ?? this.missing('vectors')).get(field);
   }
 
   get name(): string {
@@ -247,6 +258,28 @@ export class SegmentReader {
     const bytes = await readVerified(dir, info.liveDocs);
     return LiveDocs.decode(bytes, info.liveDocs.name);
   }
+}
+
+/**
+ * Opens a segment's vector fields. Their files are read by position in bounded chunks, straight
+ * into the structures a search uses (never whole into memory first), with every byte checked
+ * against the footer checksum; the footer is tied to the manifest's record first.
+ */
+async function openVectorFields(dir: Directory, info: SegmentInfo): Promise<ReadonlyMap<string, VectorFieldReader>> {
+  const fields = new Map<string, VectorFieldReader>();
+  for (const [i, field] of (info.vectorFields ?? []).entries()) {
+    const names = vectorFieldFiles(info.name, i);
+    for (const name of [names.vectors, names.graph]) {
+      const file = fileInfo(info, name);
+      const footer = await dir.readRange(name, file.size - FOOTER_LENGTH, FOOTER_LENGTH);
+      checkFooterMagic(footer, name);
+      checkRecordedChecksum(file, footerChecksum(footer, name));
+    }
+    const reader = await VectorFieldReader.open(dir, names.vectors, names.graph);
+    if (reader.dim !== field.dim) throw new YarrowError(ErrorCode.corruptIndex, `${names.vectors}: ${reader.dim} dimensions, the manifest records ${field.dim}`, { file: names.vectors });
+    fields.set(field.field, reader);
+  }
+  return fields;
 }
 
 function allSingletons(terms: TermDictionaryReader): boolean {

@@ -10,8 +10,9 @@ import type { IndexOptions } from '../codec/postings/postings-format.js';
 import { PostingsWriter } from '../codec/postings/postings-writer.js';
 import { StoredFieldsWriter } from '../codec/stored-fields/stored-fields-writer.js';
 import { TermDictionaryWriter } from '../codec/term-dictionary/term-dictionary-writer.js';
-import { SegmentComponent, componentFile, segmentComponents } from './segment-component.js';
-import type { FieldStats, FileInfo, SegmentInfo } from './segment-info.js';
+import type { VectorFieldFiles } from '../vector/vector-field-writer.js';
+import { SegmentComponent, componentFile, segmentComponents, vectorFieldFiles } from './segment-component.js';
+import type { FieldStats, FileInfo, SegmentInfo, VectorFieldInfo } from './segment-info.js';
 
 /** A finished segment: its files' bytes (not yet written anywhere) and its manifest entry. */
 export interface WrittenSegment {
@@ -29,6 +30,8 @@ export class SegmentWriter {
   private options: IndexOptions = 0;
   private fieldNorms: Uint8Array | null = null;
   private readonly infos = new Map<SegmentComponent, FileInfo>();
+  private readonly vectorFields: VectorFieldInfo[] = [];
+  private readonly vectorFiles: FileInfo[] = [];
   /** Stored documents, one JSON object per doc id in order. */
   readonly stored = new StoredFieldsWriter();
 
@@ -106,10 +109,24 @@ export class SegmentWriter {
     return files;
   }
 
+  /**
+   * Adds the encoded files of a vector field (see `VectorFieldWriter.finish`) and returns them by
+   * name, to be written with the segment's other files.
+   */
+  addVectorField(field: VectorFieldInfo, encoded: VectorFieldFiles): Map<string, Uint8Array> {
+    const names = vectorFieldFiles(this.name, this.vectorFields.length);
+    this.vectorFields.push(field);
+    const files = new Map([[names.vectors, encoded.vectors], [names.graph, encoded.graph]]);
+    for (const [name, bytes] of files) this.vectorFiles.push({ name, size: bytes.length, crc32: footerChecksum(bytes, name) });
+    return files;
+  }
+
   /** The manifest entry of the segment, once every component has been taken. */
   info(): SegmentInfo {
     const files = segmentComponents.map((c) => this.infos.get(c) ?? missingComponent(this.name, c));
-    return { name: this.name, maxDoc: this.maxDoc, files, fieldStats: this.fieldStats, liveDocs: null, deletedCount: 0 };
+    const info: SegmentInfo = { name: this.name, maxDoc: this.maxDoc, files: [...files, ...this.vectorFiles], fieldStats: this.fieldStats, liveDocs: null, deletedCount: 0 };
+    // Only segments with vectors carry the key, so manifests of indexes without any are unchanged.
+    return this.vectorFields.length === 0 ? info : { ...info, vectorFields: [...this.vectorFields] };
   }
 
   /** Encodes every component and returns the segment. */

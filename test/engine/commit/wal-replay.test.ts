@@ -55,11 +55,11 @@ async function corrupt(dir: MemoryDirectory, name: string, at: number): Promise<
 }
 
 describe('write-ahead log replay', () => {
-  it('starts every log file with the Ywal header, version 2', async () => {
+  it('starts every log file with the Ywal header, version 3', async () => {
     const { dir, wal } = await threeBatchesThenCrash();
     const bytes = await dir.readFile(wal);
     assert.equal(new TextDecoder().decode(bytes.subarray(0, 4)), 'Ywal');
-    assert.equal(new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true), 2);
+    assert.equal(new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true), 3);
   });
 
   it('recovers every acknowledged batch and ignores a torn last record', async () => {
@@ -128,6 +128,31 @@ describe('write-ahead log replay', () => {
       return true;
     });
     assert.deepEqual((await gap.dir.list()).sort(), before, 'nothing is deleted');
+  });
+
+  it('replays a version 2 log (validated JSON records, no vectors)', async () => {
+    const dir = new MemoryDirectory();
+    await (await Index.open(dir, { mapping: fields, refreshIntervalMs: 0 })).close();
+    const gen = decodeManifest(await dir.readFile('index.json')).walGeneration;
+    const mapping = parseMapping(fields, 'schema.t');
+    const upsert = walUpsertJson(validateDocument(mapping, { _id: 'v2', title: 'logged by version 2', year: 2002 }), 'v2', '{"_id":"v2","title":"logged by version 2","year":2002}');
+    const payload = new TextEncoder().encode(`{"ops":[{"u":${upsert}}]}`);
+    const { crc32 } = await import('../../../src/engine/codec/file-format.js');
+    const file = new Uint8Array(8 + 8 + payload.length);
+    file.set(new TextEncoder().encode('Ywal'), 0);
+    const view = new DataView(file.buffer);
+    view.setUint32(4, 2, true);
+    view.setUint32(8, payload.length, true);
+    view.setUint32(12, crc32(payload), true);
+    file.set(payload, 16);
+    await dir.writeFile(walFile(gen), file);
+    const index = await Index.open(dir, { refreshIntervalMs: 0 });
+    try {
+      const hits = index.search({ query: { match: { title: 'version' } }, fields: ['year'] }).hits;
+      assert.deepEqual(hits.map((h) => [h._id, h.year]), [['v2', 2002]]);
+    } finally {
+      await index.close();
+    }
   });
 
   it('replays a version 1 log (no header, raw documents), validating it', async () => {
