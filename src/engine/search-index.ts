@@ -123,7 +123,7 @@ export class Index {
     });
     const name = writer.lastCommit.name;
     const reader = searchable ? new NearRealTimeReader(writer, options.refreshIntervalMs ?? 1000, log) : new WriteOnlyReader(writer, name, log);
-    return new Index(dir, name, mapping, new DocumentWriter(writer, mapping), reader, embedders);
+    return new Index(dir, name, mapping, new DocumentWriter(writer, mapping, embedders), reader, embedders);
   }
 
   /** The write side: upserts, deletes, commits (refuses everything on a read-only index). */

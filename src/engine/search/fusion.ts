@@ -23,7 +23,7 @@ import type { Snapshot } from '../segment/snapshot.js';
 import { AggregationCollector } from './aggregations.js';
 import type { Query } from './query.js';
 import { invalid } from './query.js';
-import { executeSearch } from './searcher.js';
+import { retrieveTopDocs } from './searcher.js';
 import type { ScoredDoc, SearchPlan, TopDocs } from './searcher.js';
 
 /** The RRF rank constant's default (Nixiesearch, Elasticsearch and the original paper use 60). */
@@ -104,10 +104,7 @@ export function isFusion(json: unknown): boolean {
  */
 export function executeFusion(snapshot: Snapshot, plan: SearchPlan, fusion: FusionQuery): TopDocs {
   const window = fusion.rankWindowSize ?? plan.k;
-  const lists = fusion.retrievers.map((r) => {
-    const top = executeSearch(snapshot, { query: r.query, filter: plan.filter, sort: null, searchAfter: null, k: window, countUpTo: window, aggs: [] });
-    return top.hits;
-  });
+  const lists = fusion.retrievers.map((r) => retrieveTopDocs(snapshot, r.query, plan.filter, window));
   const fused = fusion.kind === 'rrf' ? reciprocalRanks(lists, fusion.k) : linearBlend(lists, fusion.retrievers);
   const hits: ScoredDoc[] = [...fused].map(([doc, score]) => ({ doc, score }));
   // Best first; equal scores in index order, so pages are stable.
