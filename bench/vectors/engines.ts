@@ -10,6 +10,8 @@ import hnswlib from 'hnswlib-node';
 import type { Directory } from '../../src/engine/directory.js';
 import { VectorEncoding, VectorFieldReader, VectorFieldWriter, VectorSimilarity } from '../../src/engine/vector/index.js';
 import type { VectorSet } from './dataset.js';
+import { Index } from '../../src/engine/search-index.js';
+import { LocalDirectory } from '../../src/storage/local-directory.js';
 
 /** Build parameters shared by all engines. */
 export interface BuildParams {
@@ -44,6 +46,33 @@ export function yarrowEngine(encoding: VectorEncoding, dir: Directory): VectorEn
       await dir.writeFile(`bench-${encoding}.hnsw`, files.graph);
       const reader = await VectorFieldReader.open(dir, `bench-${encoding}.vec`, `bench-${encoding}.hnsw`);
       return { search: (q, k, ef) => reader.search(q, k, { numCandidates: ef }).docIds };
+    },
+  };
+}
+
+/**
+ * The same vectors through the whole Index: pre-embedded documents upserted in batches (validation,
+ * write-ahead log, segment flushes at the writer's buffer size, background merges), closed, and
+ * opened again read-only as a `search` process; queries are `knn` search requests returning ids.
+ * Against `yarrow int8` it shows what segments and the request path cost over one field reader.
+ */
+export function yarrowIndexEngine(path: string): VectorEngine {
+  return {
+    name: 'yarrow index (int8)',
+    async build(set, params) {
+      const mapping = { fields: { v: { type: 'text', search: { semantic: { dim: set.dim, distance: 'cosine', quantize: 'int8', m: params.m, ef: params.efConstruction } } } } };
+      const writer = await Index.open(await LocalDirectory.open(path), { mapping, refreshIntervalMs: 0 });
+      for (let from = 0; from < set.count; from += 1000) {
+        const docs = [];
+        for (let i = from; i < Math.min(set.count, from + 1000); i++) docs.push({ _id: String(i), v: { embedding: Array.from(row(set, i)) } });
+        await writer.upsert(docs);
+      }
+      await writer.close();
+      const index = await Index.open(await LocalDirectory.open(path), { readOnly: true });
+      console.log(`yarrow index: ${index.stats().segments} segment(s)`);
+      return {
+        search: (q, k, ef) => index.search({ query: { knn: { field: 'v', query_vector: Array.from(q), k, num_candidates: Math.max(k, ef) } }, size: k, fields: [] }).hits.map((h) => Number(h._id)),
+      };
     },
   };
 }

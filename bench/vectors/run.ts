@@ -5,7 +5,9 @@
  *
  *   --count 100000 --dim 384 --queries 500 --k 10 --m 16 --ef-construction 100 --ef 10,20,40,80,160
  *   --vectors <file> [--query-vectors <file>]   real embeddings instead of the synthetic set
- *   --engines yarrow-int8,yarrow-float32,hnswlib,usearch-f32,usearch-i8
+ *   --engines yarrow-int8,yarrow-float32,yarrow-index,hnswlib,usearch-f32,usearch-i8
+ *                    (yarrow-index: the same vectors as pre-embedded documents through the Index,
+ *                    segments and knn requests included)
  *   --crossover      exact scan vs graph latency by segment size (picks the graph threshold)
  *   --rss <count>    peak RSS of a search process holding <count> int8 vectors (run separately);
  *                    --rss-no-graph leaves the graph out (a million-vector build takes long)
@@ -22,7 +24,7 @@ import { exactSearch } from '../../src/engine/vector/exact-search.js';
 import { int, machine, num, ratio, table } from '../format.js';
 import { percentile } from '../stats.js';
 import { clusteredVectors, readVectorFile, type VectorSet } from './dataset.js';
-import { hnswlibEngine, usearchEngine, yarrowEngine, type BuiltIndex, type VectorEngine } from './engines.js';
+import { hnswlibEngine, usearchEngine, yarrowEngine, yarrowIndexEngine, type BuiltIndex, type VectorEngine } from './engines.js';
 import { crossover } from './crossover.js';
 import { measureRss } from './rss.js';
 
@@ -37,7 +39,7 @@ const { values: args } = parseArgs({
     ef: { type: 'string', default: '10,20,40,80,160' },
     vectors: { type: 'string' },
     'query-vectors': { type: 'string' },
-    engines: { type: 'string', default: 'yarrow-int8,yarrow-float32,hnswlib,usearch-f32,usearch-i8' },
+    engines: { type: 'string', default: 'yarrow-int8,yarrow-float32,yarrow-index,hnswlib,usearch-f32,usearch-i8' },
     crossover: { type: 'boolean', default: false },
     rss: { type: 'string' },
     'rss-no-graph': { type: 'boolean', default: false },
@@ -114,6 +116,7 @@ async function main(): Promise<void> {
   const all: Record<string, () => VectorEngine> = {
     'yarrow-int8': () => yarrowEngine(VectorEncoding.int8, dir),
     'yarrow-float32': () => yarrowEngine(VectorEncoding.float32, dir),
+    'yarrow-index': () => yarrowIndexEngine(join(tmp, 'index')),
     hnswlib: () => hnswlibEngine,
     'usearch-f32': () => usearchEngine('f32', tmp),
     'usearch-i8': () => usearchEngine('i8', tmp),

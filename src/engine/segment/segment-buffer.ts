@@ -166,8 +166,7 @@ export class SegmentBuffer {
     // Vector fields in name order, so a segment's field ordinals do not depend on arrival order.
     for (const { info, writer: vw } of [...this.vectorWriters.values()].sort((a, b) => (a.info.field < b.info.field ? -1 : 1))) {
       if (vw.count === 0) continue;
-      await slicer.yield();
-      for (const [name, bytes] of writer.addVectorField(info, vw.finish())) files.set(name, bytes);
+      for (const [name, bytes] of writer.addVectorField(info, await vw.finishSliced(slicer))) files.set(name, bytes);
     }
     return { files, info: writer.info(), deletedDocs: [...this.deleted].sort((a, b) => a - b) };
   }

@@ -133,8 +133,7 @@ async function mergeVectorsPhase(
       merged.addFrom(source, (d) => map[d]);
     }
     if (merged === null || merged.count === 0) continue;
-    await slicer.yield();
-    for (const [name, bytes] of writer.addVectorField(info, merged.finish())) files.set(name, bytes);
+    for (const [name, bytes] of writer.addVectorField(info, await merged.finishSliced(slicer))) files.set(name, bytes);
   }
   return files;
 }

@@ -5,6 +5,7 @@
  * of the merged segments without re-quantizing them, then the graph is rebuilt over the union).
  */
 import { ErrorCode, YarrowError } from '../errors.js';
+import type { TimeSlicer } from '../event-loop.js';
 import { HnswGraph } from './hnsw-graph.js';
 import type { KernelKind } from './kernels/distance-kernels.js';
 import { normalizeInPlace, VectorEncoding, VectorSimilarity } from './quantization.js';
@@ -125,13 +126,35 @@ export class VectorFieldWriter {
 
   /** Builds the graph (when the segment is large enough) and encodes both files. */
   finish(): VectorFieldFiles {
-    const n = this.store.count;
-    const docIds = this.docIds.slice(0, n);
-    let graph: HnswGraph | null = null;
-    if (n >= (this.options.graphThreshold ?? DEFAULT_GRAPH_THRESHOLD)) {
-      graph = new HnswGraph(this.store, { m: this.options.m ?? 16, efConstruction: this.options.efConstruction ?? 100, seed: this.options.seed ?? 42 }, n);
-      for (let ord = 0; ord < n; ord++) graph.insert(ord);
+    const graph = this.startGraph();
+    if (graph !== null) for (let ord = 0; ord < this.store.count; ord++) graph.insert(ord);
+    return this.encode(graph);
+  }
+
+  /**
+   * {@link finish} on the thread that serves requests: a graph over tens of thousands of vectors
+   * takes seconds to build, so the build gives the event loop a turn whenever `slicer`'s time
+   * slice is used up (flushes and merges call this).
+   */
+  async finishSliced(slicer: TimeSlicer): Promise<VectorFieldFiles> {
+    const graph = this.startGraph();
+    if (graph !== null) {
+      for (let ord = 0; ord < this.store.count; ord++) {
+        if ((ord & 15) === 0 && slicer.due()) await slicer.yield();
+        graph.insert(ord);
+      }
     }
+    return this.encode(graph);
+  }
+
+  private startGraph(): HnswGraph | null {
+    const n = this.store.count;
+    if (n < (this.options.graphThreshold ?? DEFAULT_GRAPH_THRESHOLD)) return null;
+    return new HnswGraph(this.store, { m: this.options.m ?? 16, efConstruction: this.options.efConstruction ?? 100, seed: this.options.seed ?? 42 }, n);
+  }
+
+  private encode(graph: HnswGraph | null): VectorFieldFiles {
+    const docIds = this.docIds.slice(0, this.store.count);
     return {
       vectors: writeVectorsFile({ similarity: this.similarity, store: this.store, docIds }),
       graph: writeHnswGraphFile(graph === null ? null : graph.arrays()),

@@ -129,12 +129,22 @@ describe('knn over pre-embedded vectors', () => {
     await index.close();
   });
 
-  it('answers from the HNSW graph with high recall once a segment is large enough', async () => {
+  it('builds the HNSW graph without holding the event loop, and answers from it with high recall', async () => {
     const big = clustered(5000, 16, 3);
     const bigMapping = { fields: { v: { type: 'text', search: { semantic: { dim: 16, distance: 'cosine', quantize: 'int8' } } } } };
     const index = await Index.open(new MemoryDirectory(), { mapping: bigMapping, refreshIntervalMs: 0 });
     await index.upsert(big.map((v, i) => ({ _id: String(i), v: { embedding: Array.from(v) } })));
+    // The graph build of the flush gives the event loop turns (it takes about a second here).
+    let turns = 0;
+    let building = true;
+    const spin = (): void => {
+      turns++;
+      if (building) setImmediate(spin);
+    };
+    setImmediate(spin);
     await index.refresh();
+    building = false;
+    assert.ok(turns > 10, `the event loop ran ${turns} times during the flush`);
     let found = 0;
     const qs = clustered(20, 16, 5);
     for (const q of qs) {

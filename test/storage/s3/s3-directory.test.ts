@@ -247,28 +247,50 @@ describe('S3Directory', () => {
     }
   });
 
-  it('carries an index: a writer commits and a read-only index on another directory follows it', async () => {
+  /**
+   * A writer index on a fresh bucket and a read-only directory on the same prefix; `run` gets the
+   * writer and a function that opens a follower index (closed afterwards with everything else).
+   */
+  async function writerAndFollower(name: string, mapping: unknown, run: (index: Index, follow: () => Promise<Index>) => Promise<void>): Promise<void> {
     const writer = await fresh();
     const reader = await openOn(writer.bucket, writer.endpoint, { readOnly: true });
-    const mapping = { fields: { _id: { type: 'id' }, title: { type: 'text' } } };
-    const index = await Index.open(writer.dir, { name: 'books', mapping, refreshIntervalMs: 0 });
+    const index = await Index.open(writer.dir, { name, mapping, refreshIntervalMs: 0 });
+    const followers: Index[] = [];
     try {
-      await index.upsert([{ _id: 'a', title: 'the yarrow flower' }]);
-      await index.commit();
-      const follower = await Index.open(reader.dir, { readOnly: true });
-      try {
-        assert.equal(follower.search({ query: { match: { title: 'yarrow' } } }).total, 1);
-        await index.upsert([{ _id: 'b', title: 'yarrow in the garden' }]);
-        await index.commit();
-        assert.equal(await follower.reload(), index.stats().seq);
-        assert.equal(follower.search({ query: { match: { title: 'yarrow' } } }).total, 2);
-      } finally {
-        await follower.close();
-      }
+      await run(index, async () => {
+        followers.push(await Index.open(reader.dir, { readOnly: true }));
+        return followers[followers.length - 1];
+      });
     } finally {
+      for (const f of followers) await f.close();
       await index.close();
       await reader.cleanup();
       await writer.cleanup();
     }
+  }
+
+  it('carries an index: a writer commits and a read-only index on another directory follows it', async () => {
+    const mapping = { fields: { _id: { type: 'id' }, title: { type: 'text' } } };
+    await writerAndFollower('books', mapping, async (index, follow) => {
+      await index.upsert([{ _id: 'a', title: 'the yarrow flower' }]);
+      await index.commit();
+      const follower = await follow();
+      assert.equal(follower.search({ query: { match: { title: 'yarrow' } } }).total, 1);
+      await index.upsert([{ _id: 'b', title: 'yarrow in the garden' }]);
+      await index.commit();
+      assert.equal(await follower.reload(), index.stats().seq);
+      assert.equal(follower.search({ query: { match: { title: 'yarrow' } } }).total, 2);
+    });
+  });
+
+  it('ships a segment\'s vectors and HNSW files: a read-only index on another directory answers knn', async () => {
+    const mapping = { fields: { title: { type: 'text', search: { semantic: { dim: 3, distance: 'cosine' } } } } };
+    await writerAndFollower('vectors', mapping, async (index, follow) => {
+      await index.upsert([{ _id: 'x', title: { text: 'x axis', embedding: [1, 0, 0] } }, { _id: 'y', title: { text: 'y axis', embedding: [0, 1, 0] } }]);
+      await index.commit();
+      const follower = await follow();
+      const hits = follower.search({ query: { knn: { field: 'title', query_vector: [0.1, 0.9, 0] } } }).hits;
+      assert.deepEqual(hits.map((h) => h._id), ['y', 'x']);
+    });
   });
 });
