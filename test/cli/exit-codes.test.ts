@@ -27,7 +27,7 @@ describe('exitCodeOf', () => {
     for (const code of Object.values(ErrorCode)) assert.notEqual(exitCodeOf(new YarrowError(code, 'x')), undefined);
     assert.deepEqual(
       Object.values(ErrorCode).filter((code) => exitCodeOf(new YarrowError(code, 'x')) === ExitCode.failure),
-      [ErrorCode.indexClosed],
+      [ErrorCode.embeddingFailed, ErrorCode.indexClosed],
     );
   });
 });
