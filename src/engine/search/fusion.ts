@@ -104,6 +104,8 @@ export function isFusion(json: unknown): boolean {
  */
 export function executeFusion(snapshot: Snapshot, plan: SearchPlan, fusion: FusionQuery): TopDocs {
   const window = fusion.rankWindowSize ?? plan.k;
+  // `size: 0` with no window asks for nothing to fuse (as Elasticsearch: the window is the result).
+  if (window === 0) return { hits: [], total: 0, totalRelation: 'eq', aggs: plan.aggs.length === 0 ? {} : aggregate(snapshot, plan, []) };
   const lists = fusion.retrievers.map((r) => retrieveTopDocs(snapshot, r.query, plan.filter, window));
   const fused = fusion.kind === 'rrf' ? reciprocalRanks(lists, fusion.k) : linearBlend(lists, fusion.retrievers);
   const hits: ScoredDoc[] = [...fused].map(([doc, score]) => ({ doc, score }));

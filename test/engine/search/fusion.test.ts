@@ -82,6 +82,13 @@ describe('rrf and linear fusion', () => {
     assert.equal(counts, unfiltered.total);
   });
 
+  it('answers size 0 without a window with nothing fused', () => {
+    const res = index.search({ query: { rrf: { retrieve: [titleQuery, bodyQuery] } }, size: 0, aggs: { kinds: { term: { field: 'kind' } } } });
+    assert.equal(res.total, 0);
+    assert.deepEqual(res.hits, []);
+    assert.deepEqual((res.aggs?.kinds as { buckets: unknown[] }).buckets, []);
+  });
+
   it('keeps only each retriever\'s best rank_window_size docs', () => {
     const res = index.search({ query: { rrf: { retrieve: [titleQuery, bodyQuery], rank_window_size: 1 } }, size: 10, fields: [] });
     const tops = new Set([ranked(titleQuery)[0]._id, ranked(bodyQuery)[0]._id]);
