@@ -90,6 +90,20 @@ describe('knn over pre-embedded vectors', () => {
     await reopened.close();
   });
 
+  it('merges vectors in a write-only index (segments hold ids only; the merge loads vectors phase by phase)', async () => {
+    const path = await tempDir();
+    const writer = await Index.open(await LocalDirectory.open(path), { mapping, refreshIntervalMs: 0, searchable: false, writer: { mergePolicy: { segmentsPerTier: 2, maxMergeAtOnce: 2, floorSegmentBytes: 1 << 20 } } });
+    await indexInSegments(writer, 0, 600, 6);
+    await writer.delete(['d1', 'd2', 'd3']);
+    await writer.close();
+    const manifest = JSON.parse(await readFile(join(path, 'index.json'), 'utf8')) as { segments: unknown[] };
+    assert.ok(manifest.segments.length < 6, `merged into ${manifest.segments.length} segments`);
+    const reader = await Index.open(await LocalDirectory.open(path), { readOnly: true });
+    const alive = (i: number): boolean => i < 1 || i > 3;
+    for (const q of queries) assert.deepEqual(ids(reader.search(knn(q))), expected(q, 10, alive));
+    await reader.close();
+  });
+
   it('leaves deleted and replaced docs out, in the buffer, in segments and after a merge', async () => {
     const index = await Index.open(new MemoryDirectory(), { mapping, refreshIntervalMs: 0, writer: { mergePolicy: { segmentsPerTier: 2, maxMergeAtOnce: 2, floorSegmentBytes: 1 << 20 } } });
     await indexInSegments(index, 0, 600, 3);
