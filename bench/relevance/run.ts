@@ -68,12 +68,13 @@ function recall(ranked: readonly string[], relevant: ReadonlySet<string>, k: num
 function indexCorpus(corpus: string, config: string): { seconds: number; rssMb: number } {
   const rssFile = join(WORK, 'index-file.rss');
   const started = performance.now();
-  execFileSync('/usr/bin/time', ['-f', '%M', '-o', rssFile, process.execPath, ...CLI, 'index', 'file', '-c', config, '-i', 'man', '-u', corpus], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('/usr/bin/time', ['-f', '%M', '-o', rssFile, process.execPath, ...CLI, 'index', 'file', '-c', config, '-i', 'man', '-u', corpus], { cwd: WORK, stdio: ['ignore', 'ignore', 'inherit'] });
   return { seconds: (performance.now() - started) / 1000, rssMb: Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) / 1024 };
 }
 
 async function startServer(config: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [...CLI, 'standalone', '-c', config, '-p', '0', '-h', '127.0.0.1'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // In the work directory: the server's own stores (the plant store) go there, not into the clone.
+  const child = spawn(process.execPath, [...CLI, 'standalone', '-c', config, '-p', '0', '-h', '127.0.0.1'], { cwd: WORK, stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr.setEncoding('utf8');
   let log = '';
   const url = await new Promise<string>((resolveUrl, reject) => {
