@@ -4,10 +4,12 @@
  * The folders of src/, lowest layer first. A folder may import only folders before it, so no two
  * folders can import each other, directly or through a third: there are no folder-level cycles
  * (module-level cycles are `no-circular`'s). The plant store is a module the CLI mounts into the
- * API server, so it comes after api; the CLI wires everything and comes last. A new folder takes
+ * API server, so it comes after api; the CLI wires everything and comes last. Inference sits below
+ * config: the config file's schema includes the inference section's own schema (which imports only
+ * zod, so loading a config never loads a model runtime). A new folder takes
  * its place here.
  */
-const LAYERS = ['engine', 'storage', 'config', 'ingest', 'inference', 'ui', 'api', 'plants', 'cli'];
+const LAYERS = ['engine', 'storage', 'inference', 'config', 'ingest', 'ui', 'api', 'plants', 'cli'];
 
 /** One rule per folder pair: the lower folder never imports the higher one. */
 const layerRules = LAYERS.flatMap((lower, i) =>

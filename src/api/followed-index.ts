@@ -7,7 +7,7 @@
 import { watch } from 'node:fs';
 import type { FSWatcher } from 'node:fs';
 import { CommitFollower } from '../engine/index.js';
-import type { Directory, Index, Logger } from '../engine/index.js';
+import type { Directory, Embedder, Index, Logger } from '../engine/index.js';
 import { HttpError, HttpErrorType } from './http-status.js';
 import type { IndexEvents, IndexHealth, ServedIndex, StorageTransfers } from './served-index.js';
 
@@ -18,6 +18,8 @@ export interface FollowOptions {
   readonly pollIntervalMs: number;
   /** Bytes exchanged with a remote store. */
   readonly transfers?: () => StorageTransfers;
+  /** Embedding models for `semantic` queries. */
+  readonly embedders?: ReadonlyMap<string, Embedder>;
 }
 
 /** A read-only index following the commits another process writes. */
@@ -36,6 +38,7 @@ export class FollowedIndex implements ServedIndex {
     const transfers = options.transfers;
     this.follower = new CommitFollower(name, dir, {
       pollIntervalMs: options.pollIntervalMs,
+      ...(options.embedders === undefined ? {} : { embedders: options.embedders }),
       ...(transfers === undefined ? {} : { bytesDownloaded: () => transfers().bytesDownloaded }),
       onReload: (seq) => { events.reloaded(name, seq); },
       onPollFailed: () => { events.pollFailed(name); },

@@ -9,6 +9,7 @@ import type { ApiMetrics } from './metrics.js';
 import type { ServerRole } from './route-context.js';
 import type { ServedIndex } from './served-index.js';
 import { buildServer } from './server.js';
+import type { EmbeddingModel } from '../inference/index.js';
 import type { ServerModule } from './server-module.js';
 
 /** What {@link serve} needs. */
@@ -33,6 +34,8 @@ export interface ServeOptions {
   readonly corsOrigins?: readonly string[];
   /** Fires on SIGINT / SIGTERM. */
   readonly signal: AbortSignal;
+  /** Embedding models served at `POST /inference/embedding/<model>`. */
+  readonly embedders?: ReadonlyMap<string, EmbeddingModel>;
 }
 
 /** Serves until `signal`; resolves to the exit code (0 after a graceful shutdown). */
@@ -50,6 +53,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     ...(options.aliases === undefined ? {} : { aliases: options.aliases }),
     ...(options.config === undefined ? {} : { config: options.config }),
     ...(options.corsOrigins === undefined ? {} : { corsOrigins: options.corsOrigins }),
+    ...(options.embedders === undefined ? {} : { embedders: options.embedders }),
   });
   const stopped = new Promise<void>((resolve) => {
     if (options.signal.aborted) resolve();

@@ -4,7 +4,7 @@
  * settings and whether its store is distributed. Lookups that merge per-index overrides with the
  * defaults live here, so no mode repeats them.
  */
-import type { InferenceConfig } from './inference-section.js';
+import type { InferenceConfig } from '../inference/inference-config.js';
 import type { IndexingConfig, IndexingOverride, StoreConfig, YarrowFileConfig } from './config-schema.js';
 
 /** Which of the two config shapes a file has. */

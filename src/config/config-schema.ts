@@ -5,7 +5,7 @@
  * authority on fields in both shapes.
  */
 import { z } from 'zod';
-import { inferenceSchema } from './inference-section.js';
+import { inferenceSchema } from '../inference/inference-config.js';
 
 /** Where indexes live when the config says nothing. */
 export const DEFAULT_STORE_PATH = './yarrow-data';

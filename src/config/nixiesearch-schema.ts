@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { aliasSchema, checkIndexNames, configSchema } from './config-schema.js';
-import { inferenceSchema } from './inference-section.js';
+import { inferenceSchema } from '../inference/inference-config.js';
 
 /** The log levels `core.loglevel` accepts (as the CLI's `-l`). */
 export const CORE_LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;

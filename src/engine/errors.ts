@@ -60,6 +60,11 @@ export const errorCatalogue = {
     exit: ExitCode.invalidInput,
     when: 'a line or Kafka message is not valid JSON or not valid UTF-8, a value does not match its field\'s type, a required field is missing (message names source — file and line, or topic, partition and offset, or document and byte offset — field, expected and actual)',
   },
+  embedding_failed: {
+    http: 503,
+    exit: ExitCode.failure,
+    when: 'an embedding model could not embed the text of a semantic field or query (model not loaded, worker or endpoint failed, wrong vector count): message names the model and field; nothing of the batch is written',
+  },
   lock_held: { http: 503, exit: ExitCode.lockHeld, when: 'another process holds the index\'s `write.lock` (message names its pid and host)' },
   corrupt_index: { http: 500, exit: ExitCode.badIndex, when: 'an index file fails its checksum or has a bad header' },
   incompatible_format: { http: 500, exit: ExitCode.badIndex, when: 'the index was written by an incompatible format version: re-index' },
@@ -138,6 +143,8 @@ export const ErrorCode = {
   incompatibleFormat: 'incompatible_format',
   /** The writer failed on an I/O error and is reopening itself; writes are refused until it has. */
   indexUnavailable: 'index_unavailable',
+  /** An embedding model failed on a batch of documents or a query. */
+  embeddingFailed: 'embedding_failed',
   /** An operation was attempted on a closed index. */
   indexClosed: 'index_closed',
   /** A file that a manifest names does not exist. */

@@ -22,6 +22,7 @@ export { YarrowError, ErrorCode, ExitCode, errorCatalogue, isErrorCode, httpStat
 export type { ErrorDetails, ErrorEntry } from './errors.js';
 export type { DocumentLocation, ValidDocument } from './schema/document.js';
 export type { Logger } from './logger.js';
+export type { Embedder, EmbedKind } from './embedder.js';
 export { silentLogger } from './logger.js';
 export { TimeSlicer, yieldToEventLoop } from './event-loop.js';
 export { checkMapping, mappingToJson, parseMapping } from './schema/mapping.js';

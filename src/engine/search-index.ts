@@ -22,6 +22,7 @@ import type { ReopenBackoff, WriterFailureStatus } from './commit/writer-reopene
 import type { CommitResult, WriterOptions } from './commit/writer-options.js';
 import { defaultWriterOptions } from './commit/writer-options.js';
 import type { Directory } from './directory.js';
+import type { Embedder } from './embedder.js';
 import { ErrorCode, YarrowError } from './errors.js';
 import { LOCK_FILE } from './index-files.js';
 import { silentLogger } from './logger.js';
@@ -36,6 +37,7 @@ import { parseFilters } from './search/filter.js';
 import { matchingIds } from './search/matching-ids.js';
 import { invalid } from './search/query.js';
 import { prepareSearch } from './search/search-request.js';
+import { embedSemanticQueries } from './search/semantic-query.js';
 import type { SearchRequest, SearchResponse } from './search/search-request.js';
 import { segmentBytes } from './segment/segment-info.js';
 import { readVerified, SegmentLoad, SegmentReader } from './segment/segment-reader.js';
@@ -72,6 +74,12 @@ export interface IndexOpenOptions {
   readonly writer?: Partial<WriterOptions>;
   /** Delays between attempts to reopen a writer an I/O failure stopped (`commit/writer-reopener.ts`). */
   readonly reopenBackoff?: ReopenBackoff;
+  /**
+   * The process's embedding models by `inference.embedding` name: they embed the text of semantic
+   * fields before the write-ahead log, and the text of `semantic` queries. Default: none (an index
+   * without model-embedded fields needs none).
+   */
+  readonly embedders?: ReadonlyMap<string, Embedder>;
 }
 
 /** Figures about an index. */
@@ -116,6 +124,7 @@ export class Index {
     readonly mapping: Mapping,
     private writes: DocumentWrites,
     private reads: IndexReader,
+    private readonly embedders: ReadonlyMap<string, Embedder>,
   ) {}
 
   /**
@@ -125,9 +134,10 @@ export class Index {
    */
   static async open(dir: Directory, options: IndexOpenOptions = {}): Promise<Index> {
     const log = options.logger ?? silentLogger;
+    const embedders = options.embedders ?? new Map<string, Embedder>();
     if (options.readOnly === true) {
       const reader = await CommitReader.open(dir);
-      return new Index(dir, reader.commit.name, mappingFromJson(reader.commit.mapping), new ReadOnlyWriter(reader.commit.name, dir), reader);
+      return new Index(dir, reader.commit.name, mappingFromJson(reader.commit.mapping), new ReadOnlyWriter(reader.commit.name, dir), reader, embedders);
     }
     const searchable = options.searchable !== false;
     const writerOptions: WriterOptions = {
@@ -144,12 +154,12 @@ export class Index {
     const { writer, mapping } = await recover(dir, recovery);
     const name = writer.lastCommit.name;
     const readerOf = (w: IndexWriter): IndexReader => (searchable ? new NearRealTimeReader(w, options.refreshIntervalMs ?? 1000, log) : new WriteOnlyReader(w, name, log));
-    const index = new Index(dir, name, mapping, new DocumentWriter(writer, mapping), readerOf(writer));
+    const index = new Index(dir, name, mapping, new DocumentWriter(writer, mapping, embedders), readerOf(writer), embedders);
     // A reopened writer replaces both sides at once; searches switch from the failed writer's last
     // snapshot to the reopened one's.
     index.reopener = new WriterReopener(dir, { ...recovery, mapping }, options.reopenBackoff ?? defaultReopenBackoff, log, (reopened) => {
       const previous = index.reads;
-      index.writes = new DocumentWriter(reopened, mapping);
+      index.writes = new DocumentWriter(reopened, mapping, embedders);
       index.reads = readerOf(reopened);
       previous.close();
     });
@@ -255,7 +265,18 @@ export class Index {
     return this.reads.commit.checkpoints;
   }
 
-  /** Runs a search request on the latest snapshot. */
+  /**
+   * Runs a search request on the latest snapshot, after embedding the text of its `semantic`
+   * queries with their fields' models (semantic-query.ts). The HTTP API answers with this.
+   */
+  async searchAsync(request: SearchRequest = {}): Promise<SearchResponse> {
+    const started = performance.now();
+    const query = await embedSemanticQueries(request.query, this.mapping, this.embedders);
+    const prepared = prepareSearch(query === request.query ? request : { ...request, query }, this.mapping);
+    return this.reader().search(prepared, started);
+  }
+
+  /** Runs a search request on the latest snapshot; a `semantic` query needs {@link searchAsync}. */
   search(request: SearchRequest = {}): SearchResponse {
     const started = performance.now();
     const prepared = prepareSearch(request, this.mapping);

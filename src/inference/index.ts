@@ -5,10 +5,10 @@
  * directory), OpenAI-compatible endpoints, and an in-memory cache of vectors shared by queries and
  * documents. The engine sees these models only through its `Embedder` port
  * (src/engine/embedder.ts). It may import the engine's port but never api, cli, config or storage
- * code.
+ * code; config imports its schema (inference-config.ts), the one schema of the `inference` section.
  */
-export { inferenceSchema, embeddingModelSchema, onnxEmbeddingSchema, openAiEmbeddingSchema, durationMs, DEFAULT_BATCH_SIZE, DEFAULT_MAX_TOKENS, DEFAULT_CACHE_BYTES, DEFAULT_CACHE_ENTRIES } from './inference-config.js';
-export type { InferenceConfig, EmbeddingModelConfig, OnnxEmbeddingConfig, OpenAiEmbeddingConfig, EmbeddingCacheConfig } from './inference-config.js';
+export { inferenceSchema, embeddingModelSchema, rankerModelSchema, completionModelSchema, cohereEmbeddingSchema, onnxEmbeddingSchema, openAiEmbeddingSchema, durationMs, DEFAULT_BATCH_SIZE, DEFAULT_MAX_TOKENS, DEFAULT_CACHE_BYTES, DEFAULT_CACHE_ENTRIES } from './inference-config.js';
+export type { InferenceConfig, CohereEmbeddingConfig, EmbeddingModelConfig, OnnxEmbeddingConfig, OpenAiEmbeddingConfig, EmbeddingCacheConfig } from './inference-config.js';
 export { EmbeddingModel } from './embedding-model.js';
 export type { EmbedInputKind } from './embedding-model.js';
 export { EmbeddingCache } from './embedding-cache.js';

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** How token vectors become one text vector. */
-export type Pooling = 'cls' | 'mean';
+export type Pooling = 'cls' | 'mean' | 'last';
 
 /** Prompt prefixes for queries and documents. */
 export interface Prompts {

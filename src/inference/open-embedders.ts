@@ -39,6 +39,13 @@ export async function openEmbedder(name: string, config: EmbeddingModelConfig, o
     const model = await OpenAiModel.open(name, config);
     return new EmbeddingModel(name, 'openai', model, { query: '', doc: '' }, cacheOf(config.cache));
   }
+  if (config.provider === 'cohere') {
+    throw new InferenceError(
+      InferenceErrorCode.modelUnavailable,
+      name,
+      `embedding model "${name}": provider cohere is not supported; Cohere's models are reachable through an OpenAI-compatible endpoint (provider: openai, endpoint: ...)`,
+    );
+  }
   return openOnnx(name, config, options);
 }
 
@@ -56,12 +63,15 @@ async function openOnnx(name: string, config: OnnxEmbeddingConfig, options: Open
   const defaults = await modelDefaults(files.dir, config.model);
   const pooling = config.pooling ?? defaults.pooling;
   const prompt = config.prompt ?? defaults.prompt;
+  const cpuThreads = /^cpu:(\d+)$/.exec(config.device)?.[1];
+  if (!config.device.startsWith('cpu')) options.log?.(`embedding model "${name}": device ${config.device} requested; running on the CPU (the runtime installed is onnxruntime-node's CPU build)`);
+  const threads = cpuThreads === undefined ? options.threads : Number(cpuThreads);
   const model = await OnnxModel.load(name, files, {
     pooling,
     normalize: config.normalize,
     maxTokens: config.max_tokens,
     batchSize: config.batch_size,
-    ...(options.threads === undefined ? {} : { threads: options.threads }),
+    ...(threads === undefined ? {} : { threads }),
     ...(options.maxBatchTokens === undefined ? {} : { maxBatchTokens: options.maxBatchTokens }),
     ...(options.runtimeModule === undefined ? {} : { runtimeModule: options.runtimeModule }),
   });

@@ -1,6 +1,7 @@
 /**
  * Pooling: a transformer's token vectors (`last_hidden_state`, rows x tokens x dims) become one
- * vector per text, by the CLS token or by the mean of the real (unpadded) tokens, optionally
+ * vector per text, by the CLS token, the last real token (decoder models such as Qwen3) or the mean
+ * of the real (unpadded) tokens, optionally
  * L2-normalised so a dot product is a cosine. Plain loops over typed arrays.
  */
 import type { Pooling } from './model-defaults.js';
@@ -15,6 +16,10 @@ export function poolInto(out: Float32Array, hidden: Float32Array, rows: number, 
     const base = r * seq * dims;
     if (pooling === 'cls') {
       for (let d = 0; d < dims; d++) out[o + d] = hidden[base + d];
+    } else if (pooling === 'last') {
+      // Padding comes after the real tokens, so the last real token is at length - 1.
+      const last = base + Math.max(0, lengths[r] - 1) * dims;
+      for (let d = 0; d < dims; d++) out[o + d] = hidden[last + d];
     } else {
       const n = lengths[r];
       for (let d = 0; d < dims; d++) out[o + d] = 0;

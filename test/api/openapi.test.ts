@@ -62,7 +62,7 @@ describe('openApiDocument', () => {
   it('documents the legacy, /v1, suggest, delete, health, metrics, inference and UI routes', () => {
     const doc = paths('standalone');
     const expected: Record<string, string[]> = {
-      '/{index}/_index': ['post', 'put'], '/{index}/_flush': ['post'], '/{index}/_search': ['post', 'get'], '/{index}/_suggest': ['post'],
+      '/{index}/_index': ['post', 'put'], '/{index}/_flush': ['post'], '/{index}/_search': ['post', 'get'], '/{index}/_suggest': ['post', 'get'],
       '/{index}/_delete': ['post'], '/{index}/_delete/{id}': ['delete'], '/{index}/_merge': ['post'], '/{index}/_mapping': ['get'], '/{index}/_stats': ['get'],
       '/{index}': ['get'], '/_health': ['get'], '/health': ['get'], '/_indexes': ['get'], '/metrics': ['get'], '/openapi.json': ['get'],
       '/inference/embedding/{model}': ['post'], '/': ['get'], '/ui/{file}': ['get'],

@@ -58,7 +58,17 @@ export function legacyIndexPaths(): OpenApiObject {
         ],
       }),
     },
-    '/{index}/_suggest': { post: read('Completion suggestions from fields with suggest enabled', ok('suggestions ranked by frequency, merged across fields with RRF', 'SuggestResponse'), jsonBody('SuggestRequest', true)) },
+    '/{index}/_suggest': {
+      post: read('Completion suggestions from fields with suggest enabled', ok('suggestions ranked by frequency, merged across fields with RRF', 'SuggestResponse'), jsonBody('SuggestRequest', true)),
+      get: read('Completion suggestions, the request in query parameters', ok('suggestions ranked by frequency, merged across fields with RRF', 'SuggestResponse'), {
+        parameters: [
+          indexParam,
+          { name: 'q', in: 'query', required: false, schema: { type: 'string', maxLength: 1000 }, description: 'the typed text; the last word may be partial' },
+          { name: 'fields', in: 'query', required: false, schema: { type: 'string' }, description: 'comma-separated suggest fields (default: every suggest field)' },
+          { name: 'count', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000 }, description: 'decimal digits only (default 10)' },
+        ],
+      }),
+    },
     '/{index}/_mapping': { get: read('The index mapping', ok('mapping', 'Mapping')) },
     '/{index}/_stats': { get: read('Segments and their figures', ok('stats', 'IndexStats')) },
   };

@@ -36,7 +36,7 @@ export async function readSearchRequest(ctx: RouteContext, request: FastifyReque
 export function registerSearchRoutes(app: FastifyInstance, ctx: RouteContext, only?: string): void {
   const base = only === undefined ? '/:index' : `/${only}`;
   const nameOf = (request: FastifyRequest<{ Params: { index?: string } }>): string => only ?? request.params.index ?? '';
-  app.get(`${base}/_search`, (request: FastifyRequest<{ Params: { index: string } }>, reply: FastifyReply) => {
+  app.get(`${base}/_search`, async (request: FastifyRequest<{ Params: { index: string } }>, reply: FastifyReply) => {
     requireSearch(ctx);
     const served = lookupIndex(ctx, nameOf(request));
     // Parameters arrive as strings, or arrays when repeated: each is read strictly.
@@ -48,13 +48,13 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: RouteContext, on
       ...(size === undefined ? {} : { size }),
       ...(from === undefined ? {} : { from }),
     };
-    return reply.send(served.index().search(search));
+    return reply.send(await served.index().searchAsync(search));
   });
 
   app.post(`${base}/_search`, { config: { auth: 'read' } }, async (request: FastifyRequest<{ Params: { index: string } }>) => {
     requireSearch(ctx);
     const served = lookupIndex(ctx, nameOf(request));
-    return served.index().search(await readSearchRequest(ctx, request));
+    return served.index().searchAsync(await readSearchRequest(ctx, request));
   });
 
   if (only !== undefined) return;

@@ -66,7 +66,7 @@ export function registerV1Routes(app: FastifyInstance, ctx: RouteContext, option
     const body = await readSearchRequest(ctx, request);
     const fields = Array.isArray(body.fields) && body.fields.length > 0 ? body.fields : V1_DEFAULT_FIELDS;
     const request_: SearchRequest = { ...body, fields };
-    const { took: _ms, aggs, hits, ...additions } = served.index().search(request_);
+    const { took: _ms, aggs, hits, ...additions } = await served.index().searchAsync(request_);
     // 0.8's envelope (took as seconds by phase, aggs always, ts); Yarrow's totals come along.
     return { took: { total: secondsSince(started) }, hits, aggs: aggs ?? {}, ts: Date.now(), ...additions };
   });

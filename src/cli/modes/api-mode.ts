@@ -13,6 +13,8 @@ import type { Logger } from '../../engine/index.js';
 import { engineLogger } from '../cli-logger.js';
 import { UsageError } from '../usage-error.js';
 import type { ModeContext, ServerOptions } from './mode-context.js';
+import { modelsOf, openModels } from './open-models.js';
+import type { OpenedModels } from './open-models.js';
 import { openStore } from './open-store.js';
 import { writerTuning } from './writer-tuning.js';
 import type { OpenStoreOptions, OpenedStore } from './open-store.js';
@@ -65,8 +67,12 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
   };
   let code: number;
   let plants: ServerModule | undefined;
+  // Searching modes also serve POST /inference/embedding/<model>, so they open every configured model.
+  let models: OpenedModels | undefined;
   try {
     try {
+      models = await openModels(loaded.config, role === 'api' ? modelsOf(loaded.mappings.values()) : 'all', ctx);
+      const embedders = models.embedders;
       // The plant store (and lossless-json with it) is loaded by the writing modes only: `search`
       // never serves it, and its start-up is measured to its first answer (issue 17).
       if (role !== 'search') plants = await openPlants(loaded.config, log, stores, (dir) => ({ onLeaseLost: onLeaseLost(dir), env: ctx.env }));
@@ -82,7 +88,7 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
           const followed = new FollowedIndex(
             name,
             store.dir,
-            { watchPath: store.localPath, pollIntervalMs: indexingOf(loaded.config, name).refresh_interval_ms ?? store.pollIntervalMs ?? pollMs, ...(store.transfers === undefined ? {} : { transfers: store.transfers }) },
+            { watchPath: store.localPath, pollIntervalMs: indexingOf(loaded.config, name).refresh_interval_ms ?? store.pollIntervalMs ?? pollMs, embedders, ...(store.transfers === undefined ? {} : { transfers: store.transfers }) },
             metrics,
             log,
           );
@@ -92,7 +98,7 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
           // The engine's reader refreshes every refreshMs (metrics read the count from its stats).
           // The indexer-only role never searches: id-only segment readers keep its memory flat.
           const indexing = indexingOf(loaded.config, name);
-          const index = await Index.open(store.dir, { name, mapping, logger: log, refreshIntervalMs: indexing.refresh_interval_ms ?? refreshMs, searchable: role !== 'api', writer: writerTuning(indexing), reopenBackoff: { firstMs: reopenMs, maxMs: Math.max(reopenMs, 10_000) } });
+          const index = await Index.open(store.dir, { name, mapping, logger: log, refreshIntervalMs: indexing.refresh_interval_ms ?? refreshMs, searchable: role !== 'api', writer: writerTuning(indexing), embedders, reopenBackoff: { firstMs: reopenMs, maxMs: Math.max(reopenMs, 10_000) } });
           served.set(name, new WritableIndex(name, index, store.localPath, store.transfers));
           ctx.log.info(`opened index ${name} (${store.location}) at seq=${index.stats().seq}`);
         }
@@ -100,6 +106,7 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
     } catch (e) {
       for (const s of served.values()) await s.close().catch(() => undefined);
       await plants?.close().catch(() => undefined);
+      await models?.close().catch(() => undefined);
       throw e;
     }
     const signal = AbortSignal.any([ctx.signal, leaseLost.signal]);
@@ -118,9 +125,12 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
       aliases: aliasesOf(loaded.config),
       config: loaded.config,
       corsOrigins: loaded.config.api?.cors?.origins ?? [],
+      embedders: models.models,
     });
   } finally {
     for (const store of stores) store.close();
+    // After serve() closed the indexes, so no write or search still waits on a model.
+    await models?.close();
   }
   if (lease.lost !== null) throw new YarrowError(ErrorCode.lockHeld, lease.lost);
   return code;

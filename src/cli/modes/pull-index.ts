@@ -9,6 +9,7 @@ import type { Mapping, WriterOptions } from '../../engine/index.js';
 import { engineLogger } from '../cli-logger.js';
 import { UsageError } from '../usage-error.js';
 import type { ModeContext } from './mode-context.js';
+import { modelsOf, openModels } from './open-models.js';
 import { openStore } from './open-store.js';
 import type { OpenedStore } from './open-store.js';
 import { writerTuning } from './writer-tuning.js';
@@ -33,7 +34,8 @@ export interface PullIndex {
 /**
  * Opens index `nameOrAlias` (an index name or one of its aliases) write-only: a pull indexer never searches, so its segment readers keep only
  * ids and its memory stays flat. `memoryWarning` is logged when the store is memory; `writer`
- * adds to the writer options the `indexing` section gives.
+ * adds to the writer options the `indexing` section gives. The models its semantic fields embed
+ * with are opened too (and closed by `close`), so documents are embedded before the log.
  */
 export async function openPullIndex(
   loaded: LoadedConfig,
@@ -53,7 +55,9 @@ export async function openPullIndex(
   });
   if (storeConfig.memory !== undefined) log.warn(options.memoryWarning);
   let index: Index;
+  let models;
   try {
+    models = await openModels(loaded.config, modelsOf([mapping]), ctx);
     index = await Index.open(store.dir, {
       name,
       mapping,
@@ -61,11 +65,14 @@ export async function openPullIndex(
       refreshIntervalMs: 0,
       searchable: false,
       writer: { ...writerTuning(indexingOf(loaded.config, name)), ...options.writer },
+      embedders: models.embedders,
     });
   } catch (e) {
+    await models?.close();
     store.close();
     throw e;
   }
+  const opened = models;
   return {
     index,
     store,
@@ -74,6 +81,7 @@ export async function openPullIndex(
         await index.close();
       } finally {
         store.close();
+        await opened.close();
       }
     },
   };

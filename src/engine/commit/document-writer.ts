@@ -5,11 +5,13 @@
  * refuses every write, so that no method has to ask which kind of index it serves.
  */
 import type { Directory } from '../directory.js';
+import type { Embedder } from '../embedder.js';
 import { ErrorCode, YarrowError } from '../errors.js';
 import { TimeSlicer } from '../event-loop.js';
 import { validateDocument } from '../schema/document.js';
 import type { DocumentLocation, ValidDocument } from '../schema/document.js';
 import type { Mapping } from '../schema/mapping.js';
+import { embedDocuments } from './document-embedding.js';
 import type { IndexWriter } from './index-writer.js';
 import { walUpsertJson } from './write-ahead-log.js';
 import type { CommitResult, PreparedDocument } from './writer-options.js';
@@ -59,6 +61,8 @@ export class DocumentWriter implements DocumentWrites {
   constructor(
     private readonly writer: IndexWriter,
     private readonly mapping: Mapping,
+    /** Models that embed semantic fields' text before the log (document-embedding.ts). */
+    private readonly embedders: ReadonlyMap<string, Embedder> = new Map(),
   ) {}
 
   /**
@@ -79,10 +83,10 @@ export class DocumentWriter implements DocumentWrites {
   }
 
   /** {@link upsert} for documents validated at the edge already (the HTTP indexer checks as it streams). */
-  async upsertValidated(docs: readonly ValidDocument[], file?: string): Promise<{ docs: number }> {
-    // EMBEDDING HOOK (issue 14): documents whose semantic `model` fields have text but no vector
-    // are embedded here, in batches, before anything is logged (`document-embedding.ts`). The
-    // writer refuses a model field still without a vector at the log (`vector-check.ts`).
+  async upsertValidated(validated: readonly ValidDocument[], file?: string): Promise<{ docs: number }> {
+    // Semantic fields' text is embedded before anything is logged; the writer refuses a model
+    // field still without a vector at the log (vector-check.ts).
+    const docs = await embedDocuments(validated, this.mapping, this.embedders);
     const batch: PreparedDocument[] = [];
     const slicer = new TimeSlicer();
     for (const doc of docs) {

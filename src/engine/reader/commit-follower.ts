@@ -7,6 +7,7 @@
  * {@link CommitFollower.check}; overlapping checks coalesce into one more.
  */
 import type { Directory } from '../directory.js';
+import type { Embedder } from '../embedder.js';
 import type { Logger } from '../logger.js';
 import { Index } from '../search-index.js';
 
@@ -22,6 +23,8 @@ export interface FollowOptions {
   readonly onReload?: (seq: number) => void;
   /** A poll failed. */
   readonly onPollFailed?: () => void;
+  /** Embedding models for `semantic` queries (see IndexOpenOptions.embedders). */
+  readonly embedders?: ReadonlyMap<string, Embedder>;
 }
 
 /** How a followed index is doing. */
@@ -113,7 +116,7 @@ export class CommitFollower {
       if (this.opened === null) {
         const started = performance.now();
         const before = this.options.bytesDownloaded?.() ?? 0;
-        this.opened = await Index.open(this.dir, { readOnly: true });
+        this.opened = await Index.open(this.dir, { readOnly: true, ...(this.options.embedders === undefined ? {} : { embedders: this.options.embedders }) });
         const ms = Math.round(performance.now() - started);
         const downloaded = (this.options.bytesDownloaded?.() ?? 0) - before;
         const stats = this.opened.stats();

@@ -10,6 +10,8 @@ import type { Snapshot } from '../segment/snapshot.js';
 import { parseAggregations } from './aggregations.js';
 import type { AggregationResult } from './aggregations.js';
 import { parseFilters } from './filter.js';
+import { executeFusion, parseFusion } from './fusion.js';
+import type { FusionQuery } from './fusion.js';
 import { parseHighlight } from './highlight-request.js';
 import type { Highlighter } from './highlight-request.js';
 import { parseQuery } from './query.js';
@@ -74,6 +76,8 @@ export interface PreparedSearch {
   readonly from: number;
   readonly project: Projection;
   readonly highlighter: Highlighter | null;
+  /** An `rrf` / `linear` query (fusion.ts): its retrievers run instead of `plan.query`. */
+  readonly fusion?: FusionQuery;
 }
 
 /** Parses and validates a request; throws YarrowError invalid_query naming what is wrong. */
@@ -94,7 +98,12 @@ export function prepareSearch(request: SearchRequest, mapping: Mapping): Prepare
     request.query === undefined && request.q !== undefined
       ? parseQueryString(request.q, mapping.fields.filter((f) => f.analyzer !== null).map((f) => f.name))
       : request.query;
-  const query = parseQuery(queryJson, mapping, getAnalyzer);
+  const fusion = parseFusion(queryJson, (json, path) => parseQuery(json, mapping, getAnalyzer, path));
+  if (fusion !== null && (request.sort !== undefined || request.search_after !== undefined)) {
+    throw new YarrowError(ErrorCode.invalidQuery, `query.${fusion.kind}: cannot be combined with sort or search_after (fused scores are the order)`);
+  }
+  // A fusion's retrievers are its query for highlighting: each one's matched terms are marked.
+  const query = fusion === null ? parseQuery(queryJson, mapping, getAnalyzer) : { kind: 'sum' as const, clauses: fusion.retrievers.map((r) => r.query), tieBreaker: 0 };
   let sort = request.sort === undefined ? null : parseSort(request.sort, mapping);
   // Deep paging needs a total order: by score (then _id) unless the request sorts.
   if (request.search_after !== undefined && sort === null) sort = parseSort(['_score'], mapping);
@@ -107,13 +116,14 @@ export function prepareSearch(request: SearchRequest, mapping: Mapping): Prepare
     countUpTo,
     aggs: parseAggregations(request.aggs, mapping),
   };
-  return { plan, from, project: fieldProjection(request.fields), highlighter: parseHighlight(request.highlight, mapping, query) };
+  const prepared = { plan, from, project: fieldProjection(request.fields), highlighter: parseHighlight(request.highlight, mapping, query) };
+  return fusion === null ? prepared : { ...prepared, fusion };
 }
 
 /** Runs a prepared request on a snapshot (which the caller holds) and builds the response. */
 export function runSearch(snapshot: Snapshot, prepared: PreparedSearch, started: number): SearchResponse {
   const { plan, from, project, highlighter } = prepared;
-  const top = executeSearch(snapshot, plan);
+  const top = prepared.fusion === undefined ? executeSearch(snapshot, plan) : executeFusion(snapshot, plan, prepared.fusion);
   const hits = top.hits.slice(from).map((h) => {
     let hit = loadHit(snapshot, h.doc, h.score, project);
     if (highlighter !== null) hit = { ...hit, _highlight: highlighter(storedOf(snapshot, h.doc)) };

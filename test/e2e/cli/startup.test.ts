@@ -87,6 +87,9 @@ describe('yarrow start-up loads only what the mode uses', () => {
     assert.match(run.stderr, /indexing done: 2 docs/);
     // It did load what it uses: the config schema and the logger.
     assert.ok(run.packages.has('zod') && run.packages.has('pino'), [...run.packages].join(', '));
-    for (const pkg of [...SERVER, ...KAFKA, ...S3]) assert.ok(!run.packages.has(pkg), `index file loaded ${pkg}`);
+    // Nor, on a config without semantic fields, the embedding runtime (issue 14).
+    for (const pkg of [...SERVER, ...KAFKA, ...S3, 'onnxruntime-node', '@huggingface/tokenizers']) assert.ok(!run.packages.has(pkg), `index file loaded ${pkg}`);
+    // The config's schema of the inference section (zod only) is all of src/inference it loads.
+    assert.deepEqual(run.modules.filter((m) => /dist[\\/]inference[\\/]/.test(m) && !/inference-config\.js$/.test(m)), []);
   });
 });

@@ -251,8 +251,9 @@ describe('vectors in the write-ahead log', () => {
   it('refuses a model field whose text reaches the log without a vector, and logs nothing', async () => {
     const modelMapping = { fields: { body: { type: 'text', search: { semantic: { model: 'minilm' } } } } };
     const index = await Index.open(new MemoryDirectory(), { mapping: modelMapping, refreshIntervalMs: 0 });
+    // No embedder for the model: the embedding step before the log refuses the batch.
     await assert.rejects(index.upsert([{ _id: 'a', body: 'not embedded' }]), (e: unknown) => {
-      assert.ok(e instanceof YarrowError && e.code === ErrorCode.invalidDocument);
+      assert.ok(e instanceof YarrowError && e.code === ErrorCode.embeddingFailed, String(e));
       assert.equal(e.details.field, 'body');
       assert.match(e.message, /model "minilm"/);
       return true;
