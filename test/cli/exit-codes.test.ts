@@ -28,7 +28,7 @@ describe('exitCodeOf', () => {
     assert.deepEqual(
       Object.values(ErrorCode).filter((code) => exitCodeOf(new YarrowError(code, 'x')) === ExitCode.failure),
       // A failed writer (disk full, I/O error) is a runtime failure like any I/O error: exit 1.
-      [ErrorCode.embeddingFailed, ErrorCode.indexUnavailable, ErrorCode.indexClosed],
+      [ErrorCode.indexUnavailable, ErrorCode.embeddingFailed, ErrorCode.indexClosed],
     );
   });
 });
