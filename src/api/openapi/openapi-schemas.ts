@@ -28,6 +28,14 @@ const query: OpenApiObject = {
     queryOf('semantic', { oneOf: [obj({ field: { type: 'string' }, query: { type: 'string' }, k: { type: 'integer' }, num_candidates: { type: 'integer' } }, ['field', 'query']), fieldMap({ type: 'string' })] }, 'embeds the query text with the field\'s model, then kNN'),
     queryOf('knn', obj({ field: { type: 'string' }, query_vector: { type: 'array', items: { type: 'number' } }, k: { type: 'integer' }, num_candidates: { type: 'integer' } }, ['field', 'query_vector']), 'nearest neighbours of a vector'),
     queryOf('rrf', obj({ retrieve: { type: 'array', items: ref('Query') }, k: { type: 'number' }, rank_window_size: { type: 'integer' } }, ['retrieve']), 'reciprocal rank fusion of several retrievers'),
+    queryOf(
+      'linear',
+      obj({
+        retrieve: { type: 'array', items: { oneOf: [ref('Query'), obj({ query: ref('Query'), weight: { type: 'number' }, normalizer: { enum: ['minmax', 'none'] } }, ['query'])] } },
+        rank_window_size: { type: 'integer' },
+      }, ['retrieve']),
+      'weighted sum of min-max-normalised retriever scores (like Elasticsearch\'s linear retriever)',
+    ),
   ],
 };
 
