@@ -123,6 +123,10 @@ export function parseQuery(json: unknown, mapping: Mapping, analyzer: (name: str
       return parseMultiTerm(type, body, mapping, `${path}.${type}`);
     case 'knn':
       return parseKnn(body, mapping, `${path}.knn`);
+    case 'semantic':
+      // Embedding the text is asynchronous (a model in a worker or behind HTTP): searchAsync turns
+      // semantic queries into knn before this parser sees them.
+      throw invalid(`${path}.semantic`, 'a semantic query embeds its text first: use Index.searchAsync (every HTTP search route does)');
     default:
       throw invalid(path, `unknown query type "${type}"; expected one of match_all, match, multi_match, bool, dis_max, match_phrase, prefix, fuzzy, knn`);
   }

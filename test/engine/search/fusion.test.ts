@@ -95,6 +95,13 @@ describe('rrf and linear fusion', () => {
     assert.deepEqual(new Set(res.hits.map((h) => h._id)), tops);
   });
 
+  it('tells a synchronous search that a semantic query needs searchAsync, naming the path', () => {
+    assert.throws(
+      () => index.search({ query: { bool: { should: [{ semantic: { field: 'title', query: 'boats' } }] } } }),
+      (e: unknown) => e instanceof YarrowError && /searchAsync/.test(e.message) && e.message.includes('query.bool.should[0].semantic'),
+    );
+  });
+
   it('refuses sort, nested fusions, unknown keys and bad weights with the path', () => {
     const refused = (request: Record<string, unknown>, path: RegExp): void => {
       assert.throws(() => index.search(request), (e: unknown) => e instanceof YarrowError && e.code === 'invalid_query' && path.test(e.message));
