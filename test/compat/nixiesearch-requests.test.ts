@@ -4,37 +4,21 @@
  * `/v1/index/<index>/search` (0.8's envelope) and at the legacy `_search` (same hits).
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildServer, WritableIndex } from '../../src/api/index.js';
-import type { ServedIndex } from '../../src/api/index.js';
-import { Index, silentLogger } from '../../src/engine/index.js';
-import { LocalDirectory } from '../../src/storage/index.js';
+import { serveLoopbackIndex } from '../helpers/loopback-index.js';
 import { docRequestCases, productDocs, productsMapping } from './fixtures/nixiesearch-0.8-requests.js';
 
 describe('Nixiesearch 0.8 documented search requests', () => {
   let base: string;
   let close: () => Promise<void>;
   before(async () => {
-    const path = await mkdtemp(join(tmpdir(), 'yarrow-compat-'));
-    const index = await Index.open(await LocalDirectory.open(path), { name: 'products', mapping: productsMapping, refreshIntervalMs: 0 });
-    const { app } = buildServer({ role: 'standalone', indexes: new Map<string, ServedIndex>([['products', new WritableIndex('products', index, path)]]), log: silentLogger, version: 'test', aliases: new Map([['shop', 'products']]) });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    ({ base, close } = await serveLoopbackIndex('products', { mapping: productsMapping }, { aliases: new Map([['shop', 'products']]) }));
     // As indexing/overview.md pushes documents: one JSON object per request, to /v1/index/<index>.
     for (const doc of productDocs) {
       const res = await fetch(`${base}/v1/index/products`, { method: 'POST', body: JSON.stringify(doc) });
       assert.equal(res.status, 200, await res.text());
     }
     assert.equal((await fetch(`${base}/v1/index/products/flush`, { method: 'POST' })).status, 200);
-    close = async () => {
-      await app.close();
-      await index.close();
-      await rm(path, { recursive: true, force: true });
-    };
   });
   after(async () => {
     await close();

@@ -4,15 +4,8 @@
  * and `knn` through `/_search`.
  */
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { ApiMetrics, buildServer, WritableIndex } from '../../../src/api/index.js';
-import type { ServedIndex } from '../../../src/api/index.js';
-import { Index, silentLogger } from '../../../src/engine/index.js';
-import { LocalDirectory } from '../../../src/storage/index.js';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { serveLoopbackIndex } from '../../helpers/loopback-index.js';
 
 const mapping = { fields: { title: { type: 'text', search: { lexical: {}, semantic: { dim: 3, distance: 'cosine' } } }, kind: { type: 'text', filter: true } } };
 
@@ -21,17 +14,7 @@ describe('knn over HTTP', () => {
   let close: () => Promise<void>;
 
   before(async () => {
-    const path = await mkdtemp(join(tmpdir(), 'yarrow-knn-http-'));
-    const index = await Index.open(await LocalDirectory.open(path), { name: 'shapes', mapping, refreshIntervalMs: 0 });
-    const indexes = new Map<string, ServedIndex>([['shapes', new WritableIndex('shapes', index, null)]]);
-    const { app } = buildServer({ role: 'standalone', indexes, log: silentLogger, version: 'test', metrics: new ApiMetrics(() => indexes.values()) });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    close = async () => {
-      await app.close();
-      await index.close();
-      await rm(path, { recursive: true, force: true });
-    };
+    ({ base, close } = await serveLoopbackIndex('shapes', { mapping }));
   });
   after(async () => {
     await close();
