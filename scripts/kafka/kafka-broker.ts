@@ -157,8 +157,16 @@ const LOG4J2 = [
 ].join('\n');
 
 /** A KRaft cluster id: 16 random bytes in URL-safe base64 without padding. */
+/**
+ * A random cluster id in Kafka's form (16 bytes, base64url). One in 64 starts with '-', which the
+ * storage tool's argument parser reads as an option ("--cluster-id: expected one argument"); Kafka's
+ * own Uuid.randomUuid draws again in that case, and so do we.
+ */
 function clusterId(): string {
-  return Buffer.from(randomUUID().replaceAll('-', ''), 'hex').toString('base64url');
+  for (;;) {
+    const id = Buffer.from(randomUUID().replaceAll('-', ''), 'hex').toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
 }
 
 async function freePorts(n: number): Promise<number[]> {
