@@ -95,11 +95,11 @@ export class FieldInverter {
         // Spans: a token seen before is found from the text's characters, with no string made.
         // Tokens that need more than ASCII lowercasing take the string path.
         const resolveSpan = (start: number, end: number): number => rawId(spanTerm(this.text, start, end, this.spanFlags));
-        const spanSink: SpanSink = (position, start, end, flags) => {
+        const spanSink: SpanSink = (position, start, end, flags, hash) => {
           let id;
           if ((flags & (SpanFlags.upperOther | SpanFlags.curlyApostrophe)) === 0) {
             this.spanFlags = flags;
-            id = this.rawTable.lookup(this.text, start, end, (flags & SpanFlags.upperAscii) !== 0, resolveSpan);
+            id = this.rawTable.lookup(this.text, start, end, (flags & SpanFlags.upperAscii) !== 0, hash, resolveSpan);
           } else {
             id = rawId(spanTerm(this.text, start, end, flags));
           }

@@ -1,13 +1,10 @@
 /**
  * Raw tokens to term ids, interned from the analyzed text's characters: an open-addressing hash
- * table over typed arrays whose keys are copies of the tokens' UTF-16 code units. A token seen
- * before costs one pass to hash its span and one to compare it, with no string made and nothing
- * allocated; only a new token is sliced into a string (for the analyzer's filters).
+ * table over typed arrays whose keys are copies of the tokens' UTF-16 code units. The tokenizer
+ * hashes each span while it scans, so a token seen before costs one pass to compare it, with no
+ * string made and nothing allocated; only a new token is sliced into a string (for the analyzer's
+ * filters).
  */
-
-/** FNV-1a's prime: a multiply per code unit spreads short ASCII words well enough here. */
-const FNV_PRIME = 0x01000193;
-const FNV_OFFSET = 0x811c9dc5 | 0;
 
 /** Maps token spans (optionally ASCII-lowercased as they are read) to ids. */
 export class RawTokenTable {
@@ -30,19 +27,10 @@ export class RawTokenTable {
 
   /**
    * The id of `text[start, end)` (A-Z read as a-z when `lowerAscii`), or, for a span not seen
-   * before, `resolve(start, end)`'s, which is recorded for it.
+   * before, `resolve(start, end)`'s, which is recorded for it. `hash` is the span's `hashSpan`
+   * (analysis/span-hash.ts), which the tokenizer computes while scanning.
    */
-  lookup(text: string, start: number, end: number, lowerAscii: boolean, resolve: (start: number, end: number) => number): number {
-    let hash = FNV_OFFSET;
-    if (lowerAscii) {
-      for (let i = start; i < end; i++) {
-        let c = text.charCodeAt(i);
-        if (c >= 0x41 && c <= 0x5a) c |= 0x20;
-        hash = Math.imul(hash ^ c, FNV_PRIME);
-      }
-    } else {
-      for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
-    }
+  lookup(text: string, start: number, end: number, lowerAscii: boolean, hash: number, resolve: (start: number, end: number) => number): number {
     const length = end - start;
     const mask = this.slots.length - 1;
     const chars = this.chars;
