@@ -79,6 +79,12 @@ function scan(text: string, startPosition: number, tokenSink: TokenSink | null, 
       // Word body: word characters and marks, apostrophes only when a word character follows.
       while (i < n) {
         const code = text.charCodeAt(i);
+        // Most word characters are a-z or 0-9: no table, no case, no pair to look at.
+        if ((code - 0x61) >>> 0 < 26 || (code - 0x30) >>> 0 < 10) {
+          hash = Math.imul(hash ^ code, FNV_PRIME);
+          i++;
+          continue;
+        }
         let inner = table[code];
         let innerWidth = 1;
         if ((inner & classMask) === highSurrogateClass) {
