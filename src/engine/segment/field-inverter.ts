@@ -73,7 +73,9 @@ export class FieldInverter {
     readonly field: string,
     analyzer: Analyzer,
   ) {
-    const decomposed = analyzer.decomposed;
+    // A tokenizer alone (`standard`) that scans spans takes the span path with no filter.
+    const scanOnly = analyzer.scan === undefined ? undefined : { tokenize: (text: string, sink: TokenSink, start?: number) => analyzer.analyze(text, sink, start), normalize: (token: string) => token, scan: analyzer.scan };
+    const decomposed = analyzer.decomposed ?? scanOnly;
     if (decomposed === undefined) {
       this.tokenize = (text, sink, start) => analyzer.analyze(text, sink, start);
       this.sink = (term, position) => {

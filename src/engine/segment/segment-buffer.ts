@@ -117,7 +117,7 @@ export class SegmentBuffer {
       if (values !== undefined) for (const v of values) col.values.push(v);
       col.offsets.push(col.values.length);
     }
-    for (const [field, vector] of doc.vectors) this.vectorWriter(field, vector.length).add(docId, vector);
+    if (doc.vectors.size > 0) for (const [field, vector] of doc.vectors) this.vectorWriter(field, vector.length).add(docId, vector);
     this.storedBytes += storedJson.length;
     this.storedJson.push(storedJson);
   }
