@@ -222,10 +222,17 @@ export class FieldInverter {
     let freqs = new Int32Array(1024);
     let positions = new Int32Array(1024);
     const slab = this.slab;
+    // The clock is read after every ~4,096 ints of postings decoded, not per term: most terms
+    // take well under a microsecond.
+    let work = 0;
     for (const term of sorted) {
-      if (slicer.due()) await slicer.yield();
+      if (work >= 4096) {
+        work = 0;
+        if (slicer.due()) await slicer.yield();
+      }
       const id = this.termIds.get(term)!;
       const count = this.termState[id * TERM + COUNT];
+      work += count + 16;
       // Every int is a marker or a position: `count` bounds both.
       if (count > positions.length) {
         positions = new Int32Array(count * 2);
