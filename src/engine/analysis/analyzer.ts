@@ -7,12 +7,14 @@
 export type TokenSink = (term: string, position: number, start: number, end: number) => void;
 
 /**
- * Receives each raw token of a span scan: its position, its `[start, end)` offsets in the text and
- * {@link SpanFlags} saying how the source slice becomes the token ({@link spanTerm}). No string is
- * made, so a consumer can hash and intern the characters in place (lowercasing ASCII inline when
- * only `upperAscii` is set) and slice only terms it has not seen.
+ * Receives each raw token of a span scan: its position, its `[start, end)` offsets in the text,
+ * {@link SpanFlags} saying how the source slice becomes the token ({@link spanTerm}) and the span's
+ * `hash` (`hashSpan` of span-hash.ts, computed while scanning; it keys nothing when the flags
+ * say `upperOther` or `curlyApostrophe`). No string is made, so a consumer can intern the
+ * characters in place (lowercasing ASCII inline when only `upperAscii` is set) and slice only
+ * terms it has not seen.
  */
-export type SpanSink = (position: number, start: number, end: number, flags: number) => void;
+export type SpanSink = (position: number, start: number, end: number, flags: number, hash: number) => void;
 
 /** Bits of a span's flags. */
 export const SpanFlags = {

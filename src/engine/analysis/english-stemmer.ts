@@ -1,14 +1,12 @@
-import type { SnowballStemmer } from 'snowball-stemmers';
-import { newSnowballStemmer } from './snowball.js';
+import { porter2 } from './porter2.js';
 
 /**
  * Bound on memoised stems. English text repeats a small vocabulary, so a cache this size answers
- * nearly every lookup, while the Snowball port costs microseconds per call.
+ * nearly every lookup.
  */
 const stemCacheLimit = 400_000;
 
 let stemCache = new Map<string, string>();
-let stemmer: SnowballStemmer | undefined;
 
 /**
  * Returns the Porter2 (Snowball English) stem of a lowercase word: "running" -> "run",
@@ -33,6 +31,5 @@ export function stemEnglish(word: string): string {
  */
 export function stemEnglishUncached(word: string): string {
   if (word.length <= 2 || word.charCodeAt(0) >= 0x250) return word;
-  stemmer ??= newSnowballStemmer('english');
-  return stemmer.stem(word);
+  return porter2(word);
 }

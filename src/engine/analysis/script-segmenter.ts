@@ -1,4 +1,3 @@
-import type { SpanSink } from './analyzer.js';
 import { maxTokenLength } from './analyzer.js';
 
 /**
@@ -27,7 +26,7 @@ export function segmentRun(
   begin: number,
   end: number,
   cursor: PositionCursor,
-  sink: SpanSink,
+  sink: (position: number, start: number, end: number, flags: number) => void,
 ): void {
   const length = end - begin;
   if (length === 1 || (length === 2 && text.codePointAt(begin)! > 0xffff)) {

@@ -12,6 +12,7 @@ import {
   wordClass,
 } from './char-class.js';
 import { segmentRun } from './script-segmenter.js';
+import { FNV_OFFSET, FNV_PRIME, hashSpan } from './span-hash.js';
 
 /**
  * Splits `text` into lowercase words and calls `sink` for each; the engine of the `standard` analyzer
@@ -71,10 +72,19 @@ function scan(text: string, startPosition: number, tokenSink: TokenSink | null, 
     if (cls === wordClass) {
       const begin = i;
       let flags = (info & lowerFlag) === 0 ? 0 : first < 0x80 ? SpanFlags.upperAscii : SpanFlags.upperOther;
+      // The span hash, folded as it is read (span-hash.ts); the low half of a pair is added below.
+      let hash = Math.imul(FNV_OFFSET ^ (first >= 0x41 && first <= 0x5a ? first | 0x20 : first), FNV_PRIME);
+      if (width === 2) hash = Math.imul(hash ^ text.charCodeAt(i + 1), FNV_PRIME);
       i += width;
       // Word body: word characters and marks, apostrophes only when a word character follows.
       while (i < n) {
         const code = text.charCodeAt(i);
+        // Most word characters are a-z or 0-9: no table, no case, no pair to look at.
+        if ((code - 0x61) >>> 0 < 26 || (code - 0x30) >>> 0 < 10) {
+          hash = Math.imul(hash ^ code, FNV_PRIME);
+          i++;
+          continue;
+        }
         let inner = table[code];
         let innerWidth = 1;
         if ((inner & classMask) === highSurrogateClass) {
@@ -85,9 +95,12 @@ function scan(text: string, startPosition: number, tokenSink: TokenSink | null, 
         const innerCls = inner & classMask;
         if (innerCls === wordClass || innerCls === markClass) {
           if ((inner & lowerFlag) !== 0) flags |= code < 0x80 ? SpanFlags.upperAscii : SpanFlags.upperOther;
+          hash = Math.imul(hash ^ (code >= 0x41 && code <= 0x5a ? code | 0x20 : code), FNV_PRIME);
+          if (innerWidth === 2) hash = Math.imul(hash ^ text.charCodeAt(i + 1), FNV_PRIME);
           i += innerWidth;
         } else if (innerCls === apostropheClass && startsWord(table, text, i + 1)) {
           if (code === 0x2019) flags |= SpanFlags.curlyApostrophe;
+          hash = Math.imul(hash ^ code, FNV_PRIME);
           i += 1;
         } else {
           break;
@@ -97,7 +110,7 @@ function scan(text: string, startPosition: number, tokenSink: TokenSink | null, 
         if (tokenSink !== null) {
           tokenSink(spanTerm(text, begin, i, lowercase ? flags : flags & SpanFlags.curlyApostrophe), position, begin, i);
         } else {
-          spanSink!(position, begin, i, flags);
+          spanSink!(position, begin, i, flags, hash);
         }
         next = position + 1;
       }
@@ -119,12 +132,10 @@ function scan(text: string, startPosition: number, tokenSink: TokenSink | null, 
       }
       // Segmented runs are rare next to Latin words, so one cursor object per run is cheap.
       const cursor = { position, next };
-      const runSink: SpanSink =
+      const runSink =
         tokenSink === null
-          ? spanSink!
-          : (p, s, e) => {
-              tokenSink(text.slice(s, e), p, s, e);
-            };
+          ? (p: number, s: number, e: number, f: number): void => { spanSink!(p, s, e, f, hashSpan(text, s, e)); }
+          : (p: number, s: number, e: number): void => { tokenSink(text.slice(s, e), p, s, e); };
       segmentRun(text, begin, i, cursor, runSink);
       position = cursor.position;
       next = cursor.next;

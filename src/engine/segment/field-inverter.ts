@@ -4,7 +4,7 @@
  * increasing doc id order, so postings are built already sorted by doc).
  *
  * Nothing here allocates per token: a token costs one hash lookup (raw token -> term ordinal)
- * and one int written into a shared slab. Per-term state lives in parallel typed arrays indexed by
+ * and one int written into a shared slab. Per-term state lives in one interleaved typed array indexed by
  * the term ordinal, and the term dictionary is sorted once, when the buffer is written.
  */
 import type { Analyzer, SpanSink, TokenSink } from '../analysis/analyzer.js';
@@ -26,6 +26,19 @@ export const POSITION_GAP = 100;
 const SLICE_SIZES = Int32Array.of(4, 8, 16, 32, 64, 128, 256, 512, 1024);
 const MAX_LEVEL = SLICE_SIZES.length - 1;
 
+/**
+ * Per-term state, interleaved in one array (one cache line per term, where parallel arrays cost a
+ * miss each): its next free slot, the link slot of its current slice, the slice level, ints
+ * written (markers and positions), the last doc it was seen in, and its first slice.
+ */
+const TERM = 8;
+const TAIL = 0;
+const END = 1;
+const LEVEL = 2;
+const COUNT = 3;
+const LAST_DOC = 4;
+const HEAD = 5;
+
 /** Inverts one field of the buffered documents. */
 export class FieldInverter {
   private readonly termIds = new Map<string, number>();
@@ -36,14 +49,8 @@ export class FieldInverter {
    */
   private slab = new Int32Array(1 << 16);
   private slabUsed = 0;
-  /** Per term: first slice, next free slot, the link slot of its current slice, its slice level. */
-  private heads = new Int32Array(1024);
-  private tails = new Int32Array(1024);
-  private ends = new Int32Array(1024);
-  private levels = new Uint8Array(1024);
-  /** Per term: ints written (markers and positions), and the last doc it was seen in. */
-  private counts = new Int32Array(1024);
-  private lastDocs = new Int32Array(1024);
+  /** {@link TERM} ints per term id. */
+  private termState = new Int32Array(1024 * TERM);
   /** Field length (token count) per doc id; 0 when the doc has no token in this field. */
   private lengths = new Int32Array(1024);
   private lengthsUsed = 0;
@@ -66,7 +73,9 @@ export class FieldInverter {
     readonly field: string,
     analyzer: Analyzer,
   ) {
-    const decomposed = analyzer.decomposed;
+    // A tokenizer alone (`standard`) that scans spans takes the span path with no filter.
+    const scanOnly = analyzer.scan === undefined ? undefined : { tokenize: (text: string, sink: TokenSink, start?: number) => analyzer.analyze(text, sink, start), normalize: (token: string) => token, scan: analyzer.scan };
+    const decomposed = analyzer.decomposed ?? scanOnly;
     if (decomposed === undefined) {
       this.tokenize = (text, sink, start) => analyzer.analyze(text, sink, start);
       this.sink = (term, position) => {
@@ -95,11 +104,11 @@ export class FieldInverter {
         // Spans: a token seen before is found from the text's characters, with no string made.
         // Tokens that need more than ASCII lowercasing take the string path.
         const resolveSpan = (start: number, end: number): number => rawId(spanTerm(this.text, start, end, this.spanFlags));
-        const spanSink: SpanSink = (position, start, end, flags) => {
+        const spanSink: SpanSink = (position, start, end, flags, hash) => {
           let id;
           if ((flags & (SpanFlags.upperOther | SpanFlags.curlyApostrophe)) === 0) {
             this.spanFlags = flags;
-            id = this.rawTable.lookup(this.text, start, end, (flags & SpanFlags.upperAscii) !== 0, resolveSpan);
+            id = this.rawTable.lookup(this.text, start, end, (flags & SpanFlags.upperAscii) !== 0, hash, resolveSpan);
           } else {
             id = rawId(spanTerm(this.text, start, end, flags));
           }
@@ -125,7 +134,7 @@ export class FieldInverter {
 
   /** Bytes held by the typed arrays (slab and per-term state); strings and maps are not counted. */
   get arrayBytes(): number {
-    return this.slab.byteLength + this.heads.length * 25 + this.lengths.byteLength + this.rawTable.bytes;
+    return this.slab.byteLength + this.termState.byteLength + this.lengths.byteLength + this.rawTable.bytes;
   }
 
   /** Analyzes the values of `docId` (docs must arrive in increasing order) into the postings. */
@@ -151,49 +160,45 @@ export class FieldInverter {
     const id = this.terms.length;
     this.termIds.set(term, id);
     this.terms.push(term);
-    if (id >= this.heads.length) {
-      const n = id * 2;
-      this.heads = grow(this.heads, n);
-      this.tails = grow(this.tails, n);
-      this.ends = grow(this.ends, n);
-      this.levels = grow(this.levels, n);
-      this.counts = grow(this.counts, n);
-      this.lastDocs = grow(this.lastDocs, n);
-    }
+    const at = id * TERM;
+    if (at >= this.termState.length) this.termState = grow(this.termState, at * 2);
     const start = this.allocate(SLICE_SIZES[0]);
-    this.heads[id] = start;
-    this.tails[id] = start;
-    this.ends[id] = start + SLICE_SIZES[0] - 1;
-    this.levels[id] = 0;
-    this.counts[id] = 0;
-    this.lastDocs[id] = -1;
+    const state = this.termState;
+    state[at + HEAD] = start;
+    state[at + TAIL] = start;
+    state[at + END] = start + SLICE_SIZES[0] - 1;
+    state[at + LEVEL] = 0;
+    state[at + COUNT] = 0;
+    state[at + LAST_DOC] = -1;
     return id;
   }
 
   private addToken(id: number, position: number): void {
     this.currentLength++;
-    if (this.lastDocs[id] !== this.currentDoc) {
-      this.lastDocs[id] = this.currentDoc;
-      this.append(id, -(this.currentDoc + 1));
+    const at = id * TERM;
+    if (this.termState[at + LAST_DOC] !== this.currentDoc) {
+      this.termState[at + LAST_DOC] = this.currentDoc;
+      this.append(at, -(this.currentDoc + 1));
     }
-    this.append(id, position);
+    this.append(at, position);
   }
 
-  /** Appends one int to term `id`'s stream, chaining a larger slice when the current one is full. */
-  private append(id: number, value: number): void {
-    let tail = this.tails[id];
-    if (tail === this.ends[id]) {
-      const level = this.levels[id] < MAX_LEVEL ? this.levels[id] + 1 : MAX_LEVEL;
+  /** Appends one int to the stream of the term whose state is at `at`, chaining a larger slice when the current one is full. */
+  private append(at: number, value: number): void {
+    const state = this.termState;
+    let tail = state[at + TAIL];
+    if (tail === state[at + END]) {
+      const level = state[at + LEVEL] < MAX_LEVEL ? state[at + LEVEL] + 1 : MAX_LEVEL;
       const size = SLICE_SIZES[level];
       const next = this.allocate(size);
       this.slab[tail] = next;
-      this.levels[id] = level;
-      this.ends[id] = next + size - 1;
+      state[at + LEVEL] = level;
+      state[at + END] = next + size - 1;
       tail = next;
     }
     this.slab[tail] = value;
-    this.tails[id] = tail + 1;
-    this.counts[id]++;
+    state[at + TAIL] = tail + 1;
+    state[at + COUNT]++;
   }
 
   private allocate(size: number): number {
@@ -217,10 +222,17 @@ export class FieldInverter {
     let freqs = new Int32Array(1024);
     let positions = new Int32Array(1024);
     const slab = this.slab;
+    // The clock is read after every ~4,096 ints of postings decoded, not per term: most terms
+    // take well under a microsecond.
+    let work = 0;
     for (const term of sorted) {
-      if (slicer.due()) await slicer.yield();
+      if (work >= 4096) {
+        work = 0;
+        if (slicer.due()) await slicer.yield();
+      }
       const id = this.termIds.get(term)!;
-      const count = this.counts[id];
+      const count = this.termState[id * TERM + COUNT];
+      work += count + 16;
       // Every int is a marker or a position: `count` bounds both.
       if (count > positions.length) {
         positions = new Int32Array(count * 2);
@@ -230,7 +242,7 @@ export class FieldInverter {
       let nDocs = 0;
       let nPositions = 0;
       let level = 0;
-      let p = this.heads[id];
+      let p = this.termState[id * TERM + HEAD];
       let end = p + SLICE_SIZES[0] - 1;
       for (let i = 0; i < count; i++) {
         if (p === end) {

@@ -1,63 +1,56 @@
 /**
  * Raw tokens to term ids, interned from the analyzed text's characters: an open-addressing hash
- * table over typed arrays whose keys are copies of the tokens' UTF-16 code units. A token seen
- * before costs one pass to hash its span and one to compare it, with no string made and nothing
- * allocated; only a new token is sliced into a string (for the analyzer's filters).
+ * table over typed arrays whose keys are copies of the tokens' UTF-16 code units. The tokenizer
+ * hashes each span while it scans, so a token seen before costs one pass to compare it, with no
+ * string made and nothing allocated; only a new token is sliced into a string (for the analyzer's
+ * filters).
  */
 
-/** FNV-1a's prime: a multiply per code unit spreads short ASCII words well enough here. */
-const FNV_PRIME = 0x01000193;
-const FNV_OFFSET = 0x811c9dc5 | 0;
+/** Ints per slot: the key's hash, where its code units start, how many (0: empty slot), its id. */
+const SLOT = 4;
+const HASH = 0;
+const START = 1;
+const LENGTH = 2;
+const ID = 3;
 
 /** Maps token spans (optionally ASCII-lowercased as they are read) to ids. */
 export class RawTokenTable {
   /** Every key's code units, back to back. */
   private chars = new Uint16Array(1 << 15);
   private charsUsed = 0;
-  /** Per entry: where its code units start, how many, its hash and its id. */
-  private starts = new Int32Array(1024);
-  private lengths = new Int32Array(1024);
-  private hashes = new Int32Array(1024);
-  private ids = new Int32Array(1024);
+  /**
+   * Open addressing, linear probing, each slot a whole entry: a lookup reads one cache line for
+   * the hash, span and id instead of one per parallel array.
+   */
+  private slots = new Int32Array(2048 * SLOT);
   private count = 0;
-  /** Open addressing, linear probing: entry index + 1, 0 for an empty slot. */
-  private slots = new Int32Array(2048);
 
   /** Bytes held by the table's arrays. */
   get bytes(): number {
-    return this.chars.byteLength + this.starts.length * 16 + this.slots.byteLength;
+    return this.chars.byteLength + this.slots.byteLength;
   }
 
   /**
    * The id of `text[start, end)` (A-Z read as a-z when `lowerAscii`), or, for a span not seen
-   * before, `resolve(start, end)`'s, which is recorded for it.
+   * before, `resolve(start, end)`'s, which is recorded for it. `hash` is the span's `hashSpan`
+   * (analysis/span-hash.ts), which the tokenizer computes while scanning.
    */
-  lookup(text: string, start: number, end: number, lowerAscii: boolean, resolve: (start: number, end: number) => number): number {
-    let hash = FNV_OFFSET;
-    if (lowerAscii) {
-      for (let i = start; i < end; i++) {
-        let c = text.charCodeAt(i);
-        if (c >= 0x41 && c <= 0x5a) c |= 0x20;
-        hash = Math.imul(hash ^ c, FNV_PRIME);
-      }
-    } else {
-      for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
-    }
+  lookup(text: string, start: number, end: number, lowerAscii: boolean, hash: number, resolve: (start: number, end: number) => number): number {
     const length = end - start;
-    const mask = this.slots.length - 1;
-    const chars = this.chars;
-    let slot = hash & mask;
-    for (let entry = this.slots[slot]; entry !== 0; entry = this.slots[slot]) {
-      const e = entry - 1;
-      if (this.hashes[e] === hash && this.lengths[e] === length && this.matches(chars, this.starts[e], text, start, length, lowerAscii)) return this.ids[e];
-      slot = (slot + 1) & mask;
+    const slots = this.slots;
+    const mask = (slots.length >> 2) - 1;
+    let slot = (hash & mask) << 2;
+    for (let n = slots[slot + LENGTH]; n !== 0; n = slots[slot + LENGTH]) {
+      if (slots[slot + HASH] === hash && n === length && this.matches(slots[slot + START], text, start, length, lowerAscii)) return slots[slot + ID];
+      slot = (slot + SLOT) & (slots.length - 1);
     }
     const id = resolve(start, end);
     this.insert(text, start, length, lowerAscii, hash, id, slot);
     return id;
   }
 
-  private matches(chars: Uint16Array, at: number, text: string, start: number, length: number, lowerAscii: boolean): boolean {
+  private matches(at: number, text: string, start: number, length: number, lowerAscii: boolean): boolean {
+    const chars = this.chars;
     for (let i = 0; i < length; i++) {
       let c = text.charCodeAt(start + i);
       if (lowerAscii && c >= 0x41 && c <= 0x5a) c |= 0x20;
@@ -67,49 +60,38 @@ export class RawTokenTable {
   }
 
   private insert(text: string, start: number, length: number, lowerAscii: boolean, hash: number, id: number, slot: number): void {
-    const e = this.count++;
-    if (e >= this.ids.length) {
-      const n = this.ids.length * 2;
-      this.starts = grown(this.starts, n);
-      this.lengths = grown(this.lengths, n);
-      this.hashes = grown(this.hashes, n);
-      this.ids = grown(this.ids, n);
-    }
     if (this.charsUsed + length > this.chars.length) {
       const chars = new Uint16Array(Math.max(this.chars.length * 2, this.charsUsed + length));
       chars.set(this.chars);
       this.chars = chars;
     }
     const at = this.charsUsed;
+    const chars = this.chars;
     for (let i = 0; i < length; i++) {
       let c = text.charCodeAt(start + i);
       if (lowerAscii && c >= 0x41 && c <= 0x5a) c |= 0x20;
-      this.chars[at + i] = c;
+      chars[at + i] = c;
     }
     this.charsUsed += length;
-    this.starts[e] = at;
-    this.lengths[e] = length;
-    this.hashes[e] = hash;
-    this.ids[e] = id;
-    this.slots[slot] = e + 1;
+    const slots = this.slots;
+    slots[slot + HASH] = hash;
+    slots[slot + START] = at;
+    slots[slot + LENGTH] = length;
+    slots[slot + ID] = id;
     // At most half full, so probe runs stay short.
-    if (this.count * 2 > this.slots.length) this.rehash(this.slots.length * 2);
+    if (++this.count * 2 * SLOT > slots.length) this.rehash(slots.length * 2);
   }
 
   private rehash(size: number): void {
+    const old = this.slots;
     const slots = new Int32Array(size);
-    const mask = size - 1;
-    for (let e = 0; e < this.count; e++) {
-      let slot = this.hashes[e] & mask;
-      while (slots[slot] !== 0) slot = (slot + 1) & mask;
-      slots[slot] = e + 1;
+    const mask = size / SLOT - 1;
+    for (let from = 0; from < old.length; from += SLOT) {
+      if (old[from + LENGTH] === 0) continue;
+      let slot = (old[from + HASH] & mask) * SLOT;
+      while (slots[slot + LENGTH] !== 0) slot = (slot + SLOT) & (size - 1);
+      slots.set(old.subarray(from, from + SLOT), slot);
     }
     this.slots = slots;
   }
-}
-
-function grown(a: Int32Array, n: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(n);
-  b.set(a);
-  return b;
 }

@@ -117,7 +117,7 @@ export class SegmentBuffer {
       if (values !== undefined) for (const v of values) col.values.push(v);
       col.offsets.push(col.values.length);
     }
-    for (const [field, vector] of doc.vectors) this.vectorWriter(field, vector.length).add(docId, vector);
+    if (doc.vectors.size > 0) for (const [field, vector] of doc.vectors) this.vectorWriter(field, vector.length).add(docId, vector);
     this.storedBytes += storedJson.length;
     this.storedJson.push(storedJson);
   }
@@ -159,7 +159,7 @@ export class SegmentBuffer {
     const slicer = new TimeSlicer();
     const maxDoc = this.ids.length;
     const writer = new SegmentWriter(name, maxDoc);
-    writeIds(writer, this.ids, this.deleted);
+    writeIds(writer, this.idToDoc);
     for (const inv of this.inverters) await inv.writeTo(writer, maxDoc, slicer);
     for (const col of this.columns) writer.addDocValues(buildColumn(col));
     for (const json of this.storedJson) {
@@ -181,18 +181,15 @@ export class SegmentBuffer {
 /**
  * Writes the `_id` terms of the live docs only: a doc replaced or deleted inside the buffer is
  * never looked up again, and leaving it out makes every id of a segment a singleton, inlined in
- * the term dictionary, so a writer can find ids without loading postings.
+ * the term dictionary, so a writer can find ids without loading postings. `idToDoc` holds exactly
+ * the live docs, one per id; the default sort compares UTF-16 code units, the term order.
  */
-function writeIds(writer: SegmentWriter, ids: readonly string[], deleted: ReadonlySet<number>): void {
+function writeIds(writer: SegmentWriter, idToDoc: ReadonlyMap<string, number>): void {
   writer.startField(ID_FIELD, IndexOptions.docs, null, null);
-  const order = Array.from(ids.keys()).filter((d) => !deleted.has(d)).sort((a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : a - b));
-  let i = 0;
-  const docs: number[] = [];
-  while (i < order.length) {
-    const id = ids[order[i]];
-    docs.length = 0;
-    while (i < order.length && ids[order[i]] === id) docs.push(order[i++]);
-    writer.addTerm(id, docs.length, docs, null, null);
+  const docs = [0];
+  for (const id of [...idToDoc.keys()].sort()) {
+    docs[0] = idToDoc.get(id)!;
+    writer.addTerm(id, 1, docs, null, null);
   }
 }
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Analyzer } from '../../../src/engine/analysis/analyzer.js';
 import { getAnalyzer } from '../../../src/engine/analysis/analyzers.js';
+import { hashSpan } from '../../../src/engine/analysis/span-hash.js';
 import { parseMapping } from '../../../src/engine/schema/mapping.js';
 import { validateDocument } from '../../../src/engine/schema/document.js';
 import { RawTokenTable } from '../../../src/engine/segment/raw-token-table.js';
@@ -82,7 +83,7 @@ describe('span interning in the inverter', () => {
     const resolved: string[] = [];
     const text = 'glbvs yacxa GLBVS YACXA';
     const lookup = (start: number, lower: boolean): number =>
-      table.lookup(text, start, start + 5, lower, (s, e) => {
+      table.lookup(text, start, start + 5, lower, hashSpan(text, start, start + 5), (s, e) => {
         resolved.push(text.slice(s, e));
         return next++;
       });
