@@ -6,7 +6,9 @@
  *
  * - `cran.all.1400`: `.I <id>`, then `.T` title, `.A` authors, `.B` source, `.W` abstract (which
  *   most often begins with the title again). A document is `{_id, title, text}`; an empty
- *   abstract (two documents) becomes the title, so every document has text to embed.
+ *   abstract becomes the title, and the two documents with neither (471 and 995) have no `text`:
+ *   Yarrow refuses an empty string in a semantic field, and they stay in the collection because
+ *   cranqrel judges one of them (an unfindable document costs every method alike).
  * - `cran.qry`: `.I <n>` then `.W` question. Its `.I` numbers skip values (001 to 365), while
  *   `cranqrel` numbers the questions 1 to 225 in file order: the id is the position.
  * - `cranqrel`: `query doc grade`, grade 1 = "a complete answer", 2 = high relevance, 3 =
@@ -21,7 +23,8 @@ import type { JudgedQuery } from './metrics.js';
 export interface CranfieldDoc {
   readonly _id: string;
   readonly title: string;
-  readonly text: string;
+  /** Absent for the two documents with neither title nor abstract (an empty text has nothing to embed). */
+  readonly text?: string;
 }
 
 /** Splits a `.I`-record file into records of `field letter -> text` (whitespace collapsed). */
@@ -55,10 +58,11 @@ function records(file: string): Map<string, string>[] {
 
 /** The documents and judged queries of the Cranfield files in `dir`. */
 export function readCranfield(dir: string): { docs: CranfieldDoc[]; queries: JudgedQuery[] } {
-  const docs = records(join(dir, 'cran.all.1400')).map((r) => {
+  const docs = records(join(dir, 'cran.all.1400')).map((r): CranfieldDoc => {
+    const _id = r.get('I') ?? '';
     const title = r.get('T') ?? '';
-    const text = r.get('W') ?? '';
-    return { _id: r.get('I') ?? '', title, text: text === '' ? title : text };
+    const text = r.get('W') || title;
+    return text === '' ? { _id, title } : { _id, title, text };
   });
   const grades = new Map<string, Map<string, number>>();
   for (const line of readFileSync(join(dir, 'cranqrel'), 'utf8').split('\n')) {

@@ -19,6 +19,7 @@
  * YARROW_RELEVANCE_WINDOW (rank_window_size, default 100).
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -195,15 +196,24 @@ function table(scores: Scores, rows: readonly (readonly [string, string])[], hal
 async function run(c: Collection): Promise<void> {
   console.log(`\n## ${c.description}`);
   const dir = join(WORK, `${c.name}-run`);
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const corpus = join(dir, 'corpus.jsonl');
-  writeFileSync(corpus, c.docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
+  const corpusText = c.docs.map((d) => JSON.stringify(d)).join('\n') + '\n';
+  const configText = config(c, join(dir, 'data'));
+  // The index is the embedding cache: rebuilt only when the corpus or the config changed.
+  const key = createHash('sha256').update(corpusText).update(configText).digest('hex');
+  const keyFile = join(dir, 'indexed.sha256');
   const configFile = join(dir, 'relevance.yml');
-  writeFileSync(configFile, config(c, join(dir, 'data')));
-
-  const indexed = indexCorpus(dir, c.name, corpus, configFile);
-  console.log(`index file: ${c.docs.length} docs in ${indexed.seconds.toFixed(1)} s = ${(c.docs.length / indexed.seconds).toFixed(1)} docs/s (model load and embedding included, max_tokens ${c.maxTokens ?? 'default'}), peak RSS ${indexed.rssMb.toFixed(0)} MB`);
+  if (existsSync(keyFile) && readFileSync(keyFile, 'utf8') === key) {
+    console.log(`index file: reusing the index in ${dir} (same corpus and config; delete the directory to rebuild and time it)`);
+  } else {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const corpus = join(dir, 'corpus.jsonl');
+    writeFileSync(corpus, corpusText);
+    writeFileSync(configFile, configText);
+    const indexed = indexCorpus(dir, c.name, corpus, configFile);
+    writeFileSync(keyFile, key);
+    console.log(`index file: ${c.docs.length} docs in ${indexed.seconds.toFixed(1)} s = ${(c.docs.length / indexed.seconds).toFixed(1)} docs/s (model load and embedding included, max_tokens ${c.maxTokens ?? 'default'}), peak RSS ${indexed.rssMb.toFixed(0)} MB`);
+  }
 
   const server = await startServer(dir, configFile);
   let scores: Scores;

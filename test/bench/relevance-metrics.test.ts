@@ -45,10 +45,10 @@ describe('pairedRandomizationP', () => {
 });
 
 describe('readCranfield', () => {
-  it('numbers queries by position as cranqrel does, inverts Cleverdon grades into gains and keeps the title when the abstract is empty', () => {
+  it('numbers queries by position as cranqrel does, inverts Cleverdon grades into gains keeps the title when the abstract is empty and leaves out an empty text', () => {
     const dir = mkdtempSync(join(tmpdir(), 'yarrow-cranfield-'));
     try {
-      writeFileSync(join(dir, 'cran.all.1400'), '.I 1\r\n.T\r\nwing in a\r\nslipstream .\r\n.A\r\nsmith\r\n.B\r\nj. ae. 1958\r\n.W\r\nwing in a slipstream .\r\n  lift increase .\r\n.I 2\r\n.T\r\nempty abstract .\r\n.A\r\n.B\r\n.W\r\n');
+      writeFileSync(join(dir, 'cran.all.1400'), '.I 1\r\n.T\r\nwing in a\r\nslipstream .\r\n.A\r\nsmith\r\n.B\r\nj. ae. 1958\r\n.W\r\nwing in a slipstream .\r\n  lift increase .\r\n.I 2\r\n.T\r\nempty abstract .\r\n.A\r\n.B\r\n.W\r\n.I 3\r\n.T\r\n.A\r\n.B\r\n.W\r\n');
       // Query ids in cran.qry skip numbers (001, 002, 004): cranqrel numbers them 1, 2, 3.
       writeFileSync(join(dir, 'cran.qry'), '.I 001\n.W\nwhat similarity laws\nmust be obeyed .\n.I 002\n.W\nslipstream lift .\n.I 004\n.W\nno relevant document .\n');
       writeFileSync(join(dir, 'cranqrel'), '1 1 1\n1 2 4\n2 1 2\n2 2 -1\n3 2 -1\n');
@@ -56,6 +56,7 @@ describe('readCranfield', () => {
       assert.deepEqual(docs, [
         { _id: '1', title: 'wing in a slipstream .', text: 'wing in a slipstream . lift increase .' },
         { _id: '2', title: 'empty abstract .', text: 'empty abstract .' },
+        { _id: '3', title: '' },
       ]);
       // Query 3 has only a "no interest" judgement: it is left out, as trec_eval leaves out queries with nothing relevant.
       assert.deepEqual(queries.map((q) => [q.id, q.text, [...q.grades]]), [
