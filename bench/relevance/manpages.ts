@@ -11,13 +11,14 @@
  *
  * The summaries are written apart from the descriptions and often share few words with them, so
  * the task rewards both exact terms and paraphrase, which is what hybrid search is for. It is not
- * a TREC collection (one judged document per query, like MS MARCO's sparse judgements); no
- * publicly judged collection (BEIR, TREC, Cranfield) ships in a registry this machine reaches.
+ * a TREC collection (one judged document per query, like MS MARCO's sparse judgements): the
+ * human-judged collection of the benchmark is Cranfield (bench/relevance/cranfield.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import type { JudgedQuery } from './metrics.js';
 
 /** Words of a page's description kept as its body (about 256 model tokens). */
 export const BODY_WORDS = 180;
@@ -28,11 +29,6 @@ export interface Page {
   readonly body: string;
 }
 
-export interface JudgedQuery {
-  readonly id: string;
-  readonly text: string;
-  readonly relevant: ReadonlySet<string>;
-}
 
 /** Downloads and unpacks `manpages-dev` into `dir` once; returns the man directory. */
 export function fetchManpages(dir: string): string {
@@ -104,6 +100,6 @@ export function readManpages(man: string): { pages: Page[]; queries: JudgedQuery
       summaries.set(text, [...(summaries.get(text) ?? []), id]);
     }
   }
-  const queries = [...summaries].map(([text, ids], i) => ({ id: `q${i}`, text, relevant: new Set(ids) }));
+  const queries = [...summaries].map(([text, ids], i) => ({ id: `q${i}`, text, grades: new Map(ids.map((id) => [id, 1])) }));
   return { pages, queries };
 }
