@@ -25,6 +25,16 @@ interface ModelField {
   readonly model: string;
 }
 
+/**
+ * The text of `field` that its model embeds: the first value, when it is a string with something
+ * other than white space. A blank text has no vector (it would be a vector of nothing), so a
+ * document with one is indexed without a vector for that field, as one without the field is.
+ */
+export function textToEmbed(doc: ValidDocument, field: string): string | null {
+  const first = doc.values.get(field)?.[0];
+  return typeof first === 'string' && first.trim() !== '' ? first : null;
+}
+
 /** Model-embedded fields per mapping, computed once. */
 const fieldsOf = new WeakMap<Mapping, readonly ModelField[]>();
 
@@ -52,10 +62,10 @@ export async function embedDocuments(docs: readonly ValidDocument[], mapping: Ma
     const texts: string[] = [];
     docs.forEach((doc, i) => {
       if (doc.vectors.has(field)) return;
-      const first = doc.values.get(field)?.[0];
-      if (typeof first !== 'string' || first.trim() === '') return;
+      const text = textToEmbed(doc, field);
+      if (text === null) return;
       wanting.push(i);
-      texts.push(first);
+      texts.push(text);
     });
     if (wanting.length === 0) continue;
     const embedder = embedders.get(model);

@@ -13,6 +13,7 @@
 import { ErrorCode, YarrowError } from '../errors.js';
 import type { Mapping } from '../schema/mapping.js';
 import type { SegmentInfo } from '../segment/segment-info.js';
+import { textToEmbed } from './document-embedding.js';
 import type { PreparedDocument } from './writer-options.js';
 
 /** The dimensions of an index's vector fields, learned from segments and batches. */
@@ -39,7 +40,7 @@ export class VectorDimensions {
       }
       for (const f of this.mapping.fields) {
         if (f.semantic?.model == null || doc.vectors.has(f.name)) continue;
-        if ((doc.values.get(f.name)?.length ?? 0) === 0) continue;
+        if (textToEmbed(doc, f.name) === null) continue;
         refuse(id, f.name, `an embedding by model "${f.semantic.model}" (documents are embedded before the write-ahead log)`, 'text without an embedding');
       }
     }

@@ -109,4 +109,19 @@ describe('embedDocuments (DocumentWriter)', () => {
     assert.deepEqual(hits.map((h) => h._id).sort(), ['a', 'b']);
     await index.close();
   });
+
+  it('indexes a document whose semantic text is blank, without a vector for it (no model call, nothing refused)', async () => {
+    let texts = 0;
+    const counting = { name: 'minilm', dimensions: model.dimensions, embed: async (t: readonly string[], kind: 'query' | 'document') => { texts += t.length; return model.embed(t, kind); } };
+    const index = await Index.open(new MemoryDirectory(), { mapping, refreshIntervalMs: 0, embedders: new Map([['minilm', counting]]) });
+    await index.upsert([{ _id: 'empty', title: '' }, { _id: 'spaces', title: '  \n ' }, { _id: 'text', title: 'a kitten asleep' }]);
+    assert.equal(texts, 1);
+    await index.refresh();
+    // The blank documents are stored and found lexically (by id), but knn sees only the embedded one.
+    assert.equal(index.search({ query: { match_all: {} }, size: 10, fields: [] }).hits.length, 3);
+    const [v] = await model.embed(['a kitten asleep'], 'document');
+    const hits = index.search({ query: { knn: { field: 'title', query_vector: Array.from(v), k: 3 } }, fields: [] }).hits;
+    assert.deepEqual(hits.map((h) => h._id), ['text']);
+    await index.close();
+  });
 });
