@@ -16,7 +16,8 @@
  *      same GET the same way; the child opens the database and queries on that request.
  *    - node: a child that only prints a line: node's own start-up, the floor of all three.
  *    All children are node processes started the same way (same node, no NODE_OPTIONS, page cache
- *    warm after the first round), so every figure includes node's own start-up.
+ *    warm after the first round), so every figure includes node's own start-up; yarrow's get the
+ *    node options of dist/cli.js's shebang line, as the installed `yarrow` command does.
  *
  * Besides wall times, the CPU time (user + system, all threads) each child has used when it
  * answers is read from /proc (Linux): on a machine shared with other work wall times move several-
@@ -36,6 +37,16 @@ import Database from 'better-sqlite3';
 import { CORPORA, NPM_SCHEMA_YAML, REPO_ROOT, loadCorpus, textOf } from './corpus.js';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+
+/**
+ * `node <flags> dist/cli.js`: the node options of the executable's shebang line (V8 heap tuning),
+ * so that the child runs as the `yarrow` command does, under the same node as the peers.
+ */
+function yarrowCommand(): string[] {
+  const shebang = readFileSync(CLI, 'utf8').split('\n', 1)[0];
+  const flags = /^#!.*\bnode\b(.*)$/.exec(shebang)?.[1].trim().split(/\s+/).filter((f) => f !== '') ?? [];
+  return [...flags, CLI];
+}
 const ROUNDS = Number(process.env.YARROW_BENCH_ROUNDS ?? 7);
 const DOCS = Number(process.env.YARROW_BENCH_STARTUP_DOCS ?? 100_000);
 const TERM = 'react';
@@ -119,10 +130,11 @@ async function best(n: number, f: () => Promise<number>): Promise<number> {
 
 async function main(): Promise<void> {
   if (!existsSync(CLI)) throw new Error(`${CLI} does not exist: run 'npm run build' first`);
+  const YARROW = yarrowCommand();
   const dir = await mkdtemp(path.join(tmpdir(), 'yarrow-startup-'));
   try {
     const nodeMs = await best(ROUNDS, () => timeChild(['-e', '0']));
-    const helpMs = await best(ROUNDS, () => timeChild([CLI, '--help']));
+    const helpMs = await best(ROUNDS, () => timeChild([...YARROW, '--help']));
 
     const docs = (await loadCorpus(CORPORA.npm, DOCS));
     const input = path.join(dir, 'npm.jsonl');
@@ -132,7 +144,7 @@ async function main(): Promise<void> {
     await once(out, 'finish');
     const config = path.join(dir, 'yarrow.yml');
     await writeFile(config, `store:\n  local: { path: ${JSON.stringify(path.join(dir, 'store'))} }\n${NPM_SCHEMA_YAML}`);
-    await timeChild([CLI, 'index', 'file', '-c', config, '-i', 'npm', '-u', input]);
+    await timeChild([...YARROW, 'index', 'file', '-c', config, '-i', 'npm', '-u', input]);
 
     const dbPath = path.join(dir, 'npm.db');
     const db = new Database(dbPath);
@@ -142,7 +154,7 @@ async function main(): Promise<void> {
     db.close();
 
     const floorMs = await best(ROUNDS, () => timeChild(['-e', "console.error('answered'); setTimeout(() => {}, 10000);"], { cpuLabel: 'node', until: (line) => line.startsWith('answered') }));
-    const yarrowMs = await best(ROUNDS, () => timeChild([CLI, 'search', '-c', config, '-h', '127.0.0.1', '-p', '0'], { cpuLabel: 'yarrow', until: firstHttpAnswer(`/npm/_search?q=${TERM}&size=10`) }));
+    const yarrowMs = await best(ROUNDS, () => timeChild([...YARROW, 'search', '-c', config, '-h', '127.0.0.1', '-p', '0'], { cpuLabel: 'yarrow', until: firstHttpAnswer(`/npm/_search?q=${TERM}&size=10`) }));
     const query = `"SELECT rowid, bm25(t) AS s FROM t WHERE t MATCH ? ORDER BY s LIMIT 10"`;
     const sqliteScript = `const D = require('better-sqlite3'); const db = new D(${JSON.stringify(dbPath)}, { readonly: true });
 const rows = db.prepare(${query}).all('"${TERM}"');
