@@ -6,10 +6,18 @@
  *    indexed once by `yarrow index file` and once into an FTS5 table (better-sqlite3, the
  *    `sqlite-fts5` bench engine's schema). Then, best of N:
  *    - yarrow: spawn `yarrow search -c ... -p 0`, read the port from its log, send
- *      `GET /npm/_search?q=<term>` until one answers 200: process start -> first answered query;
- *    - sqlite: spawn `node` that opens the database with better-sqlite3, runs the bench's
- *      `MATCH ... ORDER BY bm25 LIMIT 10` once and prints the hits: process start -> that line.
- *    Both children are node processes started the same way, so both pay node's own start-up.
+ *      `GET /npm/_search?q=<term>&size=10` once (node:http, no keep-alive): process start -> the
+ *      answer with hits, read by the parent;
+ *    - sqlite (the issue's figure, "SQLite's open + first query"): spawn `node` that opens the
+ *      database read-only with better-sqlite3, runs the bench's `MATCH ... ORDER BY bm25 LIMIT 10`
+ *      once and prints the hits: process start -> that line;
+ *    - sqlite over HTTP (like with like for a server): the same, but the child first starts a
+ *      node:http server on port 0, logs its address as yarrow does, and the parent sends it the
+ *      same GET the same way; the child opens the database and queries on that request.
+ *    - node: a child that only prints a line: node's own start-up, the floor of all three.
+ *    All children are node processes started the same way (same node, no NODE_OPTIONS, page cache
+ *    warm after the first round), so every figure includes node's own start-up; yarrow's get the
+ *    node options of dist/cli.js's shebang line, as the installed `yarrow` command does.
  *
  * Besides wall times, the CPU time (user + system, all threads) each child has used when it
  * answers is read from /proc (Linux): on a machine shared with other work wall times move several-
@@ -21,6 +29,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -28,6 +37,16 @@ import Database from 'better-sqlite3';
 import { CORPORA, NPM_SCHEMA_YAML, REPO_ROOT, loadCorpus, textOf } from './corpus.js';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+
+/**
+ * `node <flags> dist/cli.js`: the node options of the executable's shebang line (V8 heap tuning),
+ * so that the child runs as the `yarrow` command does, under the same node as the peers.
+ */
+function yarrowCommand(): string[] {
+  const shebang = readFileSync(CLI, 'utf8').split('\n', 1)[0];
+  const flags = /^#!.*\bnode\b(.*)$/.exec(shebang)?.[1].trim().split(/\s+/).filter((f) => f !== '') ?? [];
+  return [...flags, CLI];
+}
 const ROUNDS = Number(process.env.YARROW_BENCH_ROUNDS ?? 7);
 const DOCS = Number(process.env.YARROW_BENCH_STARTUP_DOCS ?? 100_000);
 const TERM = 'react';
@@ -75,6 +94,34 @@ async function timeChild(args: readonly string[], options: { cwd?: string; cpuLa
   }
 }
 
+/** GET `url` with node:http (no agent, nothing loaded lazily in this process): status and parsed JSON body. */
+function getJson(url: string): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; });
+      res.on('end', () => {
+        try {
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) });
+        } catch (e) {
+          reject(e instanceof Error ? e : new Error(String(e)));
+        }
+      });
+    }).on('error', reject);
+  });
+}
+
+/** An `until` that waits for "listening on <url>" and answers true once `<url><path>` returned hits. */
+function firstHttpAnswer(path: string): (line: string) => Promise<boolean> {
+  return async (line) => {
+    const m = /listening on (http:\/\/[^ ]+)/.exec(line);
+    if (m === null) return false;
+    const { status, body } = await getJson(`${m[1]}${path}`);
+    if (status !== 200 || ((body as { hits?: unknown[] }).hits?.length ?? 0) === 0) throw new Error(`${m[1]}${path} answered ${String(status)}: ${JSON.stringify(body).slice(0, 200)}`);
+    return true;
+  };
+}
+
 async function best(n: number, f: () => Promise<number>): Promise<number> {
   let min = Infinity;
   for (let i = 0; i < n; i++) min = Math.min(min, await f());
@@ -83,10 +130,11 @@ async function best(n: number, f: () => Promise<number>): Promise<number> {
 
 async function main(): Promise<void> {
   if (!existsSync(CLI)) throw new Error(`${CLI} does not exist: run 'npm run build' first`);
+  const YARROW = yarrowCommand();
   const dir = await mkdtemp(path.join(tmpdir(), 'yarrow-startup-'));
   try {
     const nodeMs = await best(ROUNDS, () => timeChild(['-e', '0']));
-    const helpMs = await best(ROUNDS, () => timeChild([CLI, '--help']));
+    const helpMs = await best(ROUNDS, () => timeChild([...YARROW, '--help']));
 
     const docs = (await loadCorpus(CORPORA.npm, DOCS));
     const input = path.join(dir, 'npm.jsonl');
@@ -96,7 +144,7 @@ async function main(): Promise<void> {
     await once(out, 'finish');
     const config = path.join(dir, 'yarrow.yml');
     await writeFile(config, `store:\n  local: { path: ${JSON.stringify(path.join(dir, 'store'))} }\n${NPM_SCHEMA_YAML}`);
-    await timeChild([CLI, 'index', 'file', '-c', config, '-i', 'npm', '-u', input]);
+    await timeChild([...YARROW, 'index', 'file', '-c', config, '-i', 'npm', '-u', input]);
 
     const dbPath = path.join(dir, 'npm.db');
     const db = new Database(dbPath);
@@ -105,35 +153,39 @@ async function main(): Promise<void> {
     db.transaction(() => { docs.forEach((d, i) => insert.run(i + 1, textOf(d, 'name'), textOf(d, 'summary'))); })();
     db.close();
 
-    const yarrowMs = await best(ROUNDS, () => timeChild([CLI, 'search', '-c', config, '-h', '127.0.0.1', '-p', '0'], {
-      cpuLabel: 'yarrow',
-      until: async (line) => {
-        const m = /listening on (http:\/\/[^ ]+)/.exec(line);
-        if (m === null) return false;
-        const res = await fetch(`${m[1]}/npm/_search?q=${TERM}&size=10`);
-        const body = (await res.json()) as { hits?: unknown[] };
-        if (res.status !== 200 || (body.hits?.length ?? 0) === 0) throw new Error(`yarrow search answered ${res.status}: ${JSON.stringify(body).slice(0, 200)}`);
-        return true;
-      },
-    }));
+    const floorMs = await best(ROUNDS, () => timeChild(['-e', "console.error('answered'); setTimeout(() => {}, 10000);"], { cpuLabel: 'node', until: (line) => line.startsWith('answered') }));
+    const yarrowMs = await best(ROUNDS, () => timeChild([...YARROW, 'search', '-c', config, '-h', '127.0.0.1', '-p', '0'], { cpuLabel: 'yarrow', until: firstHttpAnswer(`/npm/_search?q=${TERM}&size=10`) }));
+    const query = `"SELECT rowid, bm25(t) AS s FROM t WHERE t MATCH ? ORDER BY s LIMIT 10"`;
     const sqliteScript = `const D = require('better-sqlite3'); const db = new D(${JSON.stringify(dbPath)}, { readonly: true });
-const rows = db.prepare("SELECT rowid, bm25(t) AS s FROM t WHERE t MATCH ? ORDER BY s LIMIT 10").all('"${TERM}"');
+const rows = db.prepare(${query}).all('"${TERM}"');
 if (rows.length === 0) process.exit(1); console.error('answered ' + rows.length);`;
     const sqliteMs = await best(ROUNDS, () => timeChild(['-e', sqliteScript], { cwd: REPO_ROOT, cpuLabel: 'sqlite', until: (line) => line.startsWith('answered') }));
+    const sqliteHttpScript = `const http = require('node:http'); const D = require('better-sqlite3');
+const server = http.createServer((req, res) => {
+  const q = new URL(req.url, 'http://x').searchParams.get('q');
+  const db = new D(${JSON.stringify(dbPath)}, { readonly: true });
+  const hits = db.prepare(${query}).all('"' + q + '"');
+  res.setHeader('content-type', 'application/json'); res.end(JSON.stringify({ hits }));
+});
+server.listen(0, '127.0.0.1', () => console.error('listening on http://127.0.0.1:' + server.address().port));`;
+    const sqliteHttpMs = await best(ROUNDS, () => timeChild(['-e', sqliteHttpScript], { cwd: REPO_ROOT, cpuLabel: 'sqlite-http', until: firstHttpAnswer(`/_search?q=${TERM}`) }));
 
     const rows = [
       ['node -e 0', nodeMs, ''],
       ['yarrow --help', helpMs, `node + ${(helpMs - nodeMs).toFixed(0)} ms (goal <= +100 ms)`],
-      [`yarrow search: start -> first answer (${docs.length} docs)`, yarrowMs, `${(yarrowMs / sqliteMs).toFixed(2)}x SQLite (goal <= 1.00x)`],
+      [`yarrow search: start -> first answer (${docs.length} docs)`, yarrowMs, `${(yarrowMs / sqliteMs).toFixed(2)}x SQLite (goal <= 1.00x), ${(yarrowMs / sqliteHttpMs).toFixed(2)}x SQLite over HTTP`],
       [`node + better-sqlite3: open -> first answer (${docs.length} docs)`, sqliteMs, ''],
+      [`node:http + better-sqlite3: start -> first HTTP answer`, sqliteHttpMs, ''],
+      [`node printing one line (the floor)`, floorMs, ''],
     ] as const;
     process.stdout.write(`\nstart-up, best of ${ROUNDS} wall times (ms):\n`);
     for (const [what, ms, note] of rows) process.stdout.write(`${what.padEnd(62)} ${ms.toFixed(0).padStart(6)}  ${note}\n`);
-    const yarrowCpu = cpuBest.get('yarrow') ?? NaN;
-    const sqliteCpu = cpuBest.get('sqlite') ?? NaN;
+    const cpu = (label: string): number => cpuBest.get(label) ?? NaN;
     process.stdout.write(`\nCPU time (user + system) used by the child when it answered, best of ${ROUNDS} (ms):\n`);
-    process.stdout.write(`${'yarrow search'.padEnd(62)} ${yarrowCpu.toFixed(0).padStart(6)}  ${(yarrowCpu / sqliteCpu).toFixed(2)}x SQLite\n`);
-    process.stdout.write(`${'node + better-sqlite3'.padEnd(62)} ${sqliteCpu.toFixed(0).padStart(6)}\n`);
+    process.stdout.write(`${'yarrow search'.padEnd(62)} ${cpu('yarrow').toFixed(0).padStart(6)}  ${(cpu('yarrow') / cpu('sqlite')).toFixed(2)}x SQLite, ${(cpu('yarrow') / cpu('sqlite-http')).toFixed(2)}x SQLite over HTTP\n`);
+    process.stdout.write(`${'node + better-sqlite3'.padEnd(62)} ${cpu('sqlite').toFixed(0).padStart(6)}\n`);
+    process.stdout.write(`${'node:http + better-sqlite3'.padEnd(62)} ${cpu('sqlite-http').toFixed(0).padStart(6)}\n`);
+    process.stdout.write(`${'node printing one line'.padEnd(62)} ${cpu('node').toFixed(0).padStart(6)}\n`);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -11,9 +11,9 @@
 import module from 'node:module';
 
 // Node >= 22.1 keeps V8's compiled code of every module in a cache directory (the OS temp dir, or
-// NODE_COMPILE_CACHE), so a second start skips compiling the ~400 modules a server mode loads: most
-// of `yarrow search`'s start-up after node's own (issue 17). Node 20 has no such API; there the call
-// is skipped. It has to run before the CLI is imported, hence the dynamic import below.
+// NODE_COMPILE_CACHE), so a second start skips compiling the ~2 MB of bundled chunks a server mode
+// loads (scripts/build-cli.ts bundles this file into dist/cli.js; issue 17). Node 20 has no such
+// API; there the call is skipped. It has to run before the CLI is imported, hence the dynamic import.
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 const { runCli } = await import('./cli/index.js');
 

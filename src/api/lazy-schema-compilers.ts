@@ -12,8 +12,13 @@ type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaCont
 type ValidatorFactory = NonNullable<CompilersFactory['buildValidator']>;
 type SerializerFactory = NonNullable<CompilersFactory['buildSerializer']>;
 
-// fastify's own dependencies, resolved from fastify (they are not this package's).
-const require = createRequire(createRequire(import.meta.url).resolve('fastify'));
+// fastify's own dependencies, resolved from fastify (they are not this package's), and only when
+// first needed: resolving fastify reads package.json files, which a start need not do.
+let requireFromFastify: NodeJS.Require | undefined;
+function require(id: string): unknown {
+  requireFromFastify ??= createRequire(createRequire(import.meta.url).resolve('fastify'));
+  return requireFromFastify(id);
+}
 
 /**
  * The `schemaController.compilersFactory` option: fastify's defaults, required when fastify first

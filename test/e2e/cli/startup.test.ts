@@ -2,12 +2,23 @@
  * Start-up: each mode loads only what it uses (issue 17). The built CLI runs under an `--import`
  * hook that records every module the ES loader resolves and, at exit, every CommonJS module in
  * the require cache; the test then names the packages a command must not have loaded.
+ *
+ * dist/cli.js is a bundle (scripts/build-cli.ts): a loaded chunk stands for the sources and
+ * packages bundled into it, which the build lists in dist/cli-meta.json.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CLI, MOVIES_CONFIG, Workspace } from './cli-harness.js';
+
+/** Output file of the bundle -> the files bundled into it (relative to the repository root). */
+function bundleInputs(): Map<string, readonly string[]> {
+  const meta = JSON.parse(readFileSync(join(dirname(CLI), 'cli-meta.json'), 'utf8')) as Record<string, string[]>;
+  return new Map(Object.entries(meta));
+}
 
 /**
  * The hook, as a data: URL so that plain node runs it (no TypeScript): a resolve hook, on the
@@ -32,7 +43,7 @@ const require = createRequire(process.cwd() + '/');
 process.on('exit', () => { appendFileSync(out, Object.keys(require.cache).join('\\n') + '\\n'); });`;
 
 /** Packages (node_modules/<name>) the process loaded while running `yarrow <args>`. */
-async function packagesLoaded(ws: Workspace, args: readonly string[]): Promise<{ code: number | null; stderr: string; packages: Set<string>; modules: string[] }> {
+async function packagesLoaded(ws: Workspace, args: readonly string[]): Promise<{ code: number | null; stderr: string; packages: Set<string>; modules: string[]; files: string[] }> {
   const record = ws.path('modules.txt');
   await writeFile(record, '');
   const env: Record<string, string | undefined> = { ...process.env, RECORD_FILE: record };
@@ -45,13 +56,16 @@ async function packagesLoaded(ws: Workspace, args: readonly string[]): Promise<{
     child.once('error', reject);
     child.once('close', (c) => { resolve(c); });
   });
-  const modules = (await readFile(record, 'utf8')).split('\n').filter((l) => l !== '');
+  // What the loader resolved; a file of the bundle stands for what was bundled into it.
+  const files = (await readFile(record, 'utf8')).split('\n').filter((l) => l !== '');
+  const bundle = bundleInputs();
+  const modules = [...new Set(files.flatMap((m) => (m.includes(dirname(CLI)) ? bundle.get(basename(m)) : undefined) ?? [m]))];
   const packages = new Set<string>();
   for (const m of modules) {
     const match = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(m);
     if (match !== null) packages.add(match[1].replace('\\', '/'));
   }
-  return { code, stderr, packages, modules };
+  return { code, stderr, packages, modules, files };
 }
 
 /** Whatever an HTTP mode, Kafka or S3 needs; no command but the ones that use them may load these. */
@@ -76,8 +90,12 @@ describe('yarrow start-up loads only what the mode uses', () => {
       assert.equal(run.code, args.includes('-c') ? 2 : 0, run.stderr);
       assert.deepEqual([...run.packages].sort(), ['commander']);
       // Nor any of the engine beyond its error codes (the engine barrel loads the stemmers).
-      const engine = run.modules.filter((m) => /dist[\\/]engine[\\/]/.test(m) && !/dist[\\/]engine[\\/]errors\.js$/.test(m));
+      const engine = run.modules.filter((m) => /(dist|src)[\\/]engine[\\/]/.test(m) && !/engine[\\/]errors\.[jt]s$/.test(m));
       assert.deepEqual(engine, []);
+      // From the bundle, not tsc's one-file-per-module output: the entry and a few shared chunks.
+      const own = run.files.filter((f) => f.includes(dirname(CLI)) && !f.includes('node_modules'));
+      assert.ok(own.every((f) => /[\\/]cli(-chunk-[A-Z0-9]+)?\.js$/.test(f)), own.join('\n'));
+      assert.ok(own.length <= 8, `${String(own.length)} files of dist: ${own.join(', ')}`);
     });
   }
 
@@ -90,6 +108,6 @@ describe('yarrow start-up loads only what the mode uses', () => {
     // Nor, on a config without semantic fields, the embedding runtime (issue 14).
     for (const pkg of [...SERVER, ...KAFKA, ...S3, 'onnxruntime-node', '@huggingface/tokenizers']) assert.ok(!run.packages.has(pkg), `index file loaded ${pkg}`);
     // The config's schema of the inference section (zod only) is all of src/inference it loads.
-    assert.deepEqual(run.modules.filter((m) => /dist[\\/]inference[\\/]/.test(m) && !/inference-config\.js$/.test(m)), []);
+    assert.deepEqual(run.modules.filter((m) => /(dist|src)[\\/]inference[\\/]/.test(m) && !/inference-config\.[jt]s$/.test(m)), []);
   });
 });
