@@ -7,7 +7,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EmbeddingModel, EmbedInputKind } from '../../inference/index.js';
-import { InferenceError } from '../../inference/index.js';
+import { InferenceError } from '../../inference/inference-error.js';
 import { HttpError, HttpErrorType } from '../http-status.js';
 import { readWholeBody } from '../request-body.js';
 import type { RouteContext } from '../route-context.js';
