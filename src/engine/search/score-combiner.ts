@@ -50,3 +50,34 @@ export function groupedDisMaxCombiner(groupOf: Int32Array, groupCount: number, t
     },
   };
 }
+
+/**
+ * Sum over groups of each group's dis_max: `groupOf[i]` names the group of clause i; group g scores
+ * its best clause plus `tieBreakers[g]` times the others, and the groups add up in group order. This is
+ * a cross_fields query (a sum over words of each word's best field) flattened to terms, so that
+ * MaxScore prunes on every (field, word) term. The arithmetic is the nested scorers' own: each
+ * group's sum and max in clause order from 0, then the groups' scores added from 0.
+ */
+export function groupedSumOfDisMaxCombiner(groupOf: Int32Array, tieBreakers: Float64Array): ScoreCombiner {
+  const groupCount = tieBreakers.length;
+  const sums = new Float64Array(groupCount);
+  const maxes = new Float64Array(groupCount);
+  return {
+    combine(scores, count) {
+      sums.fill(0);
+      maxes.fill(0);
+      for (let i = 0; i < count; i++) {
+        const g = groupOf[i];
+        const s = scores[i];
+        sums[g] += s;
+        if (s > maxes[g]) maxes[g] = s;
+      }
+      let total = 0;
+      for (let g = 0; g < groupCount; g++) {
+        const tie = tieBreakers[g];
+        total += tie === 0 ? maxes[g] : maxes[g] + tie * (sums[g] - maxes[g]);
+      }
+      return total;
+    },
+  };
+}
