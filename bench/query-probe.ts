@@ -1,7 +1,7 @@
 /**
  * Query-latency probe (a development tool, not part of `npm run bench`): builds the Yarrow index of
  * a corpus once into a cache directory (reused by later runs), then runs the bench's query set with
- * the same request as bench/engines/yarrow.ts and prints per-class latency, the slowest queries,
+ * the same request as bench/engines/yarrow.ts (yarrow-request.ts) and prints per-class latency, the slowest queries,
  * GC pauses during the timed loop and the queries that found nothing.
  *
  *   node --expose-gc --import tsx bench/query-probe.ts <npm|debian> [rounds] [cacheDir]
@@ -13,6 +13,7 @@ import path from 'node:path';
 import { Index, LocalDirectory } from '../src/index.js';
 import { CORPORA, isCorpusName, loadCorpus } from './corpus.js';
 import { MAPPINGS } from './engines/yarrow.js';
+import { benchSearchRequest } from './engines/yarrow-request.js';
 import { QUERY_CLASSES, buildQuerySet } from './queries.js';
 import type { BenchQuery } from './queries.js';
 import { collectGarbage, msSince, summarize } from './stats.js';
@@ -35,13 +36,14 @@ async function main(): Promise<void> {
   const stats = index.stats();
   process.stderr.write(`${stats.docs} docs in ${stats.segments} segments; ${queries.length} queries\n`);
   const fields = [...spec.textFields];
+  // PROBE_TYPE=best_fields (or another multi_match type) instead of the bench's cross_fields.
   const type = process.env.PROBE_TYPE;
-  const run = (q: BenchQuery): number => index.search({
-    query: { multi_match: { query: q.terms.join(' '), fields, operator: q.operator, ...(type === undefined ? {} : { type }) } },
-    size: 10,
-    track_total_hits: false,
-    fields: ['_id'],
-  }).hits.length;
+  const request = (q: BenchQuery): Record<string, unknown> => {
+    const req = benchSearchRequest(q, fields);
+    if (type === undefined) return req;
+    return { ...req, query: { multi_match: { query: q.terms.join(' '), fields, operator: q.operator, type } } };
+  };
+  const run = (q: BenchQuery): number => index.search(request(q)).hits.length;
 
   for (const q of queries) run(q);
   collectGarbage();
