@@ -25,7 +25,9 @@ async function main(): Promise<void> {
   const spec = CORPORA[corpusArg];
   const dir = cacheArg ?? path.join('/tmp', `yarrow-probe-${corpusArg}`);
   let docs = await loadCorpus(spec);
-  const queries = buildQuerySet(docs, spec.textFields);
+  // PROBE_ONLY=<regex>: only the queries whose terms (joined by spaces) match it.
+  const only = process.env.PROBE_ONLY === undefined ? null : new RegExp(process.env.PROBE_ONLY);
+  const queries = buildQuerySet(docs, spec.textFields).filter((q) => only === null || only.test(q.terms.join(' ')));
   const fresh = !existsSync(dir);
   const index = await Index.open(await LocalDirectory.open(dir), { name: spec.name, mapping: MAPPINGS[spec.name], refreshIntervalMs: 0 });
   if (fresh) {
