@@ -116,7 +116,7 @@ function buildBoolScorer(query: Extract<Query, { kind: 'bool' }>, segment: Segme
   if (filter.length === 0 && should.length === 0 && mustNot.length === 0 && query.boost === 1) {
     // Only scored required clauses (an "and" cross_fields query): a plain conjunction, whose sum of
     // the clause scores in clause order is the bool's own.
-    return must.length === 1 ? (must[0]) : new ConjunctionScorer(must as Scorer[]);
+    return must.length === 1 ? must[0] : new ConjunctionScorer(must as Scorer[]);
   }
   const scorer = new BoolScorer(must as Scorer[], filter as Scorer[], should, mustNot, query.minimumShouldMatch);
   return query.boost === 1 ? scorer : new BoostedScorer(scorer, query.boost);
