@@ -12,6 +12,7 @@ import { LiveDocs } from '../codec/live-docs/live-docs.js';
 import { decodeNorms } from '../codec/norms/norms-reader.js';
 import { IndexOptions, NO_MORE_DOCS } from '../codec/postings/postings-format.js';
 import { PostingsIterator, SkipDataCache } from '../codec/postings/postings-reader.js';
+import { TermInfoCache } from '../codec/term-dictionary/term-info-cache.js';
 import type { TermInfo } from '../codec/postings/postings-reader.js';
 import { StoredFieldsReader } from '../codec/stored-fields/stored-fields-reader.js';
 import { TermDictionaryReader } from '../codec/term-dictionary/term-dictionary-reader.js';
@@ -67,6 +68,8 @@ export class SegmentReader {
   private ids: string[] | null = null;
   /** Frequent terms' skip data, decoded once for all queries (postings-reader.ts). */
   private readonly skipCache = new SkipDataCache();
+  /** Recent term lookups of searches (term-info-cache.ts). */
+  private readonly termInfos = new TermInfoCache((field, term) => this.terms.lookup(field, term));
 
   private constructor(
     private readonly dir: Directory,
@@ -225,7 +228,7 @@ export class SegmentReader {
 
   /** Dictionary entry of a term, or undefined. */
   termInfo(field: string, term: string): TermInfo | undefined {
-    return this.terms.lookup(field, term);
+    return this.termInfos.get(field, term);
   }
 
   /** A postings iterator over a term of a full-text field (freqs and positions). */
