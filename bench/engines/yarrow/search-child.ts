@@ -1,7 +1,7 @@
 /**
  * The searcher process of the `yarrow-cli` engine, driven by bench/engines/yarrow-cli.ts over
  * stdin/stdout exactly as bench/engines/xapian/xapian-child.py is: it opens the committed index
- * with the built library (dist/), answers one JSON line per command, and times each search inside
+ * read-only with the built library (dist/), answers one JSON line per command, and times each search inside
  * itself, so neither the pipe nor the runner counts and both peers sit behind the same harness.
  *
  * `node <shebang flags> --import tsx search-child.ts <index dir> <index name> <mapping json> <fields>`
@@ -18,7 +18,8 @@ async function main(): Promise<void> {
   const [dir = '', name = '', mappingJson = '{}', fieldList = ''] = process.argv.slice(2);
   // The built library, as the `yarrow` executable runs it (needs `npm run build`).
   const lib = (await import(pathToFileURL(path.join(REPO_ROOT, 'dist', 'index.js')).href)) as Library;
-  const index = await lib.Index.open(await lib.LocalDirectory.open(dir), { name, mapping: JSON.parse(mappingJson) as object, refreshIntervalMs: 0 });
+  // Read-only, as `yarrow search` opens an index: no lock, no writer, no merges in the searcher.
+  const index = await lib.Index.open(await lib.LocalDirectory.open(dir), { name, mapping: JSON.parse(mappingJson) as object, readOnly: true });
   const fields = fieldList.split(',');
   const reply = (answer: Record<string, unknown>): void => {
     process.stdout.write(`${JSON.stringify(answer)}\n`);
