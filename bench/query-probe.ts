@@ -60,11 +60,17 @@ async function main(): Promise<void> {
   const heapStart = process.memoryUsage().heapUsed;
   // PROBE_PROFILE=<file>: a CPU profile of the timed loop only (not of loading and indexing).
   const profileFile = process.env.PROBE_PROFILE;
-  const session = profileFile === undefined ? null : new Session();
-  if (session !== null) {
-    session.connect();
+  // PROBE_HEAP=<file>: a sampling heap profile of what the timed loop allocates (GC pressure).
+  const heapFile = process.env.PROBE_HEAP;
+  const session = profileFile === undefined && heapFile === undefined ? null : new Session();
+  if (session !== null) session.connect();
+  if (session !== null && profileFile !== undefined) {
     await session.post('Profiler.enable');
     await session.post('Profiler.start');
+  }
+  if (session !== null && heapFile !== undefined) {
+    await session.post('HeapProfiler.enable');
+    await session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
   }
   const loopStart = process.hrtime.bigint();
   for (let r = 0; r < rounds; r++) {
@@ -78,11 +84,15 @@ async function main(): Promise<void> {
     });
   }
   const loopMs = msSince(loopStart);
-  if (session !== null) {
+  if (session !== null && profileFile !== undefined) {
     const { profile } = await session.post('Profiler.stop');
-    writeFileSync(profileFile!, JSON.stringify(profile));
-    session.disconnect();
+    writeFileSync(profileFile, JSON.stringify(profile));
   }
+  if (session !== null && heapFile !== undefined) {
+    const { profile } = await session.post('HeapProfiler.stopSampling');
+    writeFileSync(heapFile, JSON.stringify(profile));
+  }
+  session?.disconnect();
   await new Promise((r) => setTimeout(r, 50));
   obs.disconnect();
   const all = [...samples.values()].flat();

@@ -68,8 +68,8 @@ export class SkipData {
 }
 
 /**
- * Skip data of one segment's multi-block terms, by postings offset: a frequent term's block headers
- * are decoded once rather than at every query (less work and less garbage per query, fewer GC
+ * Skip data of one segment's terms (all but singletons), by postings offset: a frequent term's block
+ * headers are decoded once rather than at every query (less work and less garbage per query, fewer GC
  * pauses in the latency tail). Bounded by the blocks it holds (16k blocks, about 280 KB); when
  * full it starts over.
  */
@@ -132,8 +132,8 @@ export class PostingsIterator {
     this.hasFreqs = options === IndexOptions.docsFreqsPositions;
     this.posReader = this.hasFreqs && positions !== null ? new ByteReader(positions, info.positionsOffset) : null;
     const hasPositions = this.posReader !== null;
-    const multiBlock = info.singletonDoc < 0 && info.docFreq > POSTINGS_BLOCK;
-    const skip = skipCache !== null && multiBlock
+    // A singleton's skip data is its TermInfo's figures, not keyed by a postings offset: not cached.
+    const skip = skipCache !== null && info.singletonDoc < 0
       ? skipCache.get(bytes, info, this.hasFreqs, hasPositions)
       : new SkipData(bytes, info, this.hasFreqs, hasPositions);
     this.numBlocks = skip.numBlocks;
