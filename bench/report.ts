@@ -44,8 +44,12 @@ export function checkTargets(yarrow: EngineResult, fts5: EngineResult, xapian?: 
   } else {
     const x = xapian.latency.overall;
     const best = Math.min(f.p50, x.p50);
-    checks.push({ target: 'query p50 <= 0.8 x min(FTS5, Xapian)', yarrow: y.p50, goal: 0.8 * best, met: y.p50 <= 0.8 * best });
-    checks.push({ target: 'query p99 <= Xapian p99', yarrow: y.p99, goal: x.p99, met: y.p99 <= x.p99 });
+    // The issue compares Yarrow with Xapian "behind the same kind of loopback harness": the CLI
+    // engine's searcher child when it ran (timed inside its process, as Xapian's child is).
+    const searcher = cli === undefined ? { name: 'library', ...y } : { name: 'searcher child', ...cli.latency.overall };
+    checks.push({ target: `query p50 (library) <= 0.8 x min(FTS5, Xapian)`, yarrow: y.p50, goal: 0.8 * best, met: y.p50 <= 0.8 * best });
+    if (cli !== undefined) checks.push({ target: `query p50 (${searcher.name}) <= 0.8 x min(FTS5, Xapian)`, yarrow: searcher.p50, goal: 0.8 * best, met: searcher.p50 <= 0.8 * best });
+    checks.push({ target: `query p99 (${searcher.name}) <= Xapian p99`, yarrow: searcher.p99, goal: x.p99, met: searcher.p99 <= x.p99 });
   }
   return checks;
 }

@@ -2,8 +2,10 @@
  * Yarrow as a user bulk-loads it: the built executable, `yarrow index file`, in a child process.
  * The runner's documents are first written to a JSON Lines file (untimed); indexing time is the
  * child's whole run (start-up, reading, parsing, indexing, the commit to disk), its peak RSS is the
- * child's own (YARROW_REPORT_MAX_RSS), and queries then run in the runner on the committed index,
- * as the `yarrow` engine runs them. Needs `npm run build` first.
+ * child's own (YARROW_REPORT_MAX_RSS). Queries then run in a searcher child process on the
+ * committed index (yarrow/search-child.ts), which times each search itself and answers over a pipe:
+ * the same harness as the Xapian peer's, so their latencies compare like with like. Needs
+ * `npm run build` first.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -11,8 +13,8 @@ import { writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { stringify } from 'yaml';
-import { Index, LocalDirectory } from '../../src/index.js';
 import type { CorpusSpec } from '../corpus.js';
 import { REPO_ROOT } from '../corpus.js';
 import type { BenchQuery } from '../queries.js';
@@ -21,6 +23,7 @@ import { directoryBytes } from './bench-engine.js';
 import { MAPPINGS } from './yarrow.js';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+const SEARCH_CHILD = path.join(REPO_ROOT, 'bench', 'engines', 'yarrow', 'search-child.ts');
 /** The V8 flags of the executable's shebang (src/cli.ts); `node dist/cli.js` would not apply them. */
 const SHEBANG_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=25'];
 
@@ -35,8 +38,8 @@ export const createEngine: CreateEngine = async (corpus: CorpusSpec, dir: string
   let peakRssBytes = 0;
   let cpuMs = 0;
   let writeMs = 0;
-  let index: Index | null = null;
-  const fields = [...corpus.textFields];
+  let searcher: SearchChild | null = null;
+  let lastSearchMs = 0;
 
   const engine: BenchEngine = {
     name: 'yarrow-cli',
@@ -62,27 +65,61 @@ export const createEngine: CreateEngine = async (corpus: CorpusSpec, dir: string
       cpuMs = cpu === null ? 0 : Number(cpu[1]);
     },
     async commit(): Promise<void> {
-      // index file committed before it exited; opening the index is the searcher's start.
-      index = await Index.open(await LocalDirectory.open(path.join(store, corpus.name)), { name: corpus.name, mapping: MAPPINGS[corpus.name], refreshIntervalMs: 0 });
+      // index file committed before it exited; starting the searcher process opens the index.
+      searcher = await startSearchChild(path.join(store, corpus.name), corpus);
     },
     indexBytes(): Promise<number> {
       return directoryBytes(store);
     },
     async search(query: BenchQuery): Promise<number> {
-      const res = await Promise.resolve(index!.search({
-        query: { multi_match: { query: query.terms.join(' '), fields, operator: query.operator } },
-        size: 10,
-        track_total_hits: false,
-        fields: ['_id'],
-      }));
-      return res.hits.length;
+      const answer = await searcher!.call({ op: 'search', terms: query.terms, operator: query.operator });
+      lastSearchMs = answer.ms as number;
+      return answer.hits as number;
     },
+    lastSearchMs: () => lastSearchMs,
     untimedIndexMs: () => writeMs,
     indexCpuMs: () => cpuMs,
     processStats: () => Promise.resolve({ peakRssBytes, rssAfterLoadBytes: 0 }),
     async close(): Promise<void> {
-      await index?.close();
+      await searcher?.close();
     },
   };
   return engine;
 };
+
+/** A searcher child process: one JSON line per command, one per answer. */
+interface SearchChild {
+  call(command: Record<string, unknown>): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+/** Starts yarrow/search-child.ts with the executable's V8 flags on the committed index in `dir`. */
+async function startSearchChild(dir: string, corpus: CorpusSpec): Promise<SearchChild> {
+  const args = [...SHEBANG_FLAGS, '--import', 'tsx', SEARCH_CHILD, dir, corpus.name, JSON.stringify(MAPPINGS[corpus.name]), corpus.textFields.join(',')];
+  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const exited = new Promise<never>((_, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => { reject(new Error(`yarrow search child exited with code ${code}`)); });
+  });
+  exited.catch(() => undefined);
+  const next = async (): Promise<Record<string, unknown>> => {
+    const line = await Promise.race([lines.next(), exited]);
+    if (line.done === true) throw new Error('yarrow search child closed its output');
+    const answer = JSON.parse(line.value) as Record<string, unknown>;
+    if (typeof answer.error === 'string') throw new Error(`yarrow search child: ${answer.error}`);
+    return answer;
+  };
+  await next();
+  return {
+    call(command) {
+      child.stdin.write(`${JSON.stringify(command)}\n`);
+      return next();
+    },
+    async close() {
+      child.stdin.write(`${JSON.stringify({ op: 'close' })}\n`);
+      await next();
+      child.stdin.end();
+    },
+  };
+}

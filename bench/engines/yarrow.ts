@@ -1,13 +1,14 @@
 /**
  * Yarrow under test, through its public library API: a local directory, a mapping per corpus, upserts
- * in batches, one commit, and `multi_match` queries over all text fields — the same work FTS5 does
- * when it matches against every column.
+ * in batches, one commit, and `multi_match` queries over all text fields (yarrow-request.ts) — the
+ * same work FTS5 does when it matches against every column.
  */
 import { Index, LocalDirectory } from '../../src/index.js';
 import type { CorpusDoc, CorpusName, CorpusSpec } from '../corpus.js';
 import type { BenchQuery } from '../queries.js';
 import type { BenchEngine, CreateEngine } from './bench-engine.js';
 import { directoryBytes } from './bench-engine.js';
+import { benchSearchRequest } from './yarrow-request.js';
 
 /** Documents per `upsert` call: big enough to amortize per-call costs, small enough to stream. */
 const BATCH_SIZE = 10_000;
@@ -65,14 +66,7 @@ export const createEngine: CreateEngine = async (corpus: CorpusSpec, dir: string
     },
     async search(query: BenchQuery): Promise<number> {
       // Promise.resolve: works whether Index.search ends up synchronous or async.
-      const res = await Promise.resolve(index.search({
-        query: { multi_match: { query: query.terms.join(' '), fields, operator: query.operator } },
-        size: 10,
-        // Top 10 without counting the total, like the peers' LIMIT 10 / first 10.
-        track_total_hits: false,
-        // Ids and scores only, as FTS5's `SELECT rowid, bm25(t)` returns.
-        fields: ['_id'],
-      }));
+      const res = await Promise.resolve(index.search(benchSearchRequest(query, fields)));
       return res.hits.length;
     },
     async close(): Promise<void> {

@@ -37,16 +37,62 @@ export function disMaxCombiner(tieBreaker: number): ScoreCombiner {
  * dis_max over groups of summed clauses: `groupOf[i]` names the group of clause i; each group's
  * score is the sum of its clauses (in clause order), and the groups combine as dis_max. This is
  * best_fields (max over fields of the field's term sum) flattened to terms, so that MaxScore can
- * prune on every term rather than on whole fields.
+ * prune on every term rather than on whole fields. A group's clauses must be adjacent (groupOf
+ * non-decreasing), which lets one pass compute it: MaxScore combines once per probed clause.
  */
 export function groupedDisMaxCombiner(groupOf: Int32Array, groupCount: number, tieBreaker: number): ScoreCombiner {
-  const sums = new Float64Array(groupCount);
-  const max = disMaxCombiner(tieBreaker);
+  checkAdjacent(groupOf, groupCount);
   return {
     combine(scores, count) {
-      sums.fill(0);
-      for (let i = 0; i < count; i++) sums[groupOf[i]] += scores[i];
-      return max.combine(sums, groupCount);
+      // disMaxCombiner over the group sums; a group without clauses adds 0 and changes neither.
+      let sum = 0;
+      let max = 0;
+      let i = 0;
+      while (i < count) {
+        const g = groupOf[i];
+        let groupSum = 0;
+        for (; i < count && groupOf[i] === g; i++) groupSum += scores[i];
+        sum += groupSum;
+        if (groupSum > max) max = groupSum;
+      }
+      return tieBreaker === 0 ? max : max + tieBreaker * (sum - max);
     },
   };
+}
+
+/**
+ * Sum over groups of each group's dis_max: `groupOf[i]` names the group of clause i; group g scores
+ * its best clause plus `tieBreakers[g]` times the others, and the groups add up in group order. This
+ * is a cross_fields query (a sum over words of each word's best field) flattened to terms, so that
+ * MaxScore prunes on every (field, word) term. The arithmetic is the nested scorers' own: each
+ * group's sum and max in clause order from 0, then the groups' scores added from 0. A group's
+ * clauses must be adjacent, as for {@link groupedDisMaxCombiner}.
+ */
+export function groupedSumOfDisMaxCombiner(groupOf: Int32Array, tieBreakers: Float64Array): ScoreCombiner {
+  checkAdjacent(groupOf, tieBreakers.length);
+  return {
+    combine(scores, count) {
+      let total = 0;
+      let i = 0;
+      while (i < count) {
+        const g = groupOf[i];
+        let sum = 0;
+        let max = 0;
+        for (; i < count && groupOf[i] === g; i++) {
+          const s = scores[i];
+          sum += s;
+          if (s > max) max = s;
+        }
+        const tie = tieBreakers[g];
+        total += tie === 0 ? max : max + tie * (sum - max);
+      }
+      return total;
+    },
+  };
+}
+
+function checkAdjacent(groupOf: Int32Array, groupCount: number): void {
+  for (let i = 0; i < groupOf.length; i++) {
+    if (groupOf[i] >= groupCount || (i > 0 && groupOf[i] < groupOf[i - 1])) throw new Error('grouped combiner: clauses must be ordered by group');
+  }
 }

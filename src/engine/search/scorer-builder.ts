@@ -12,7 +12,7 @@ import { DocBits } from './doc-set.js';
 import { PhraseScorer } from './phrase-scorer.js';
 import { ScoredDocsScorer } from './scored-docs-scorer.js';
 import type { FieldTermsQuery, PhraseQuery, Query } from './query.js';
-import { disMaxCombiner, groupedDisMaxCombiner, sumCombiner } from './score-combiner.js';
+import { disMaxCombiner, groupedDisMaxCombiner, groupedSumOfDisMaxCombiner, sumCombiner } from './score-combiner.js';
 import { NO_MORE_DOCS } from './scorer.js';
 import type { Scorer } from './scorer.js';
 import { TermScorer } from './term-scorer.js';
@@ -98,6 +98,7 @@ function buildGroupedDisMax(groups: readonly FieldTermsQuery[], tieBreaker: numb
 }
 
 function buildBoolScorer(query: Extract<Query, { kind: 'bool' }>, segment: SegmentView, weightOf: WeightOf): Scorer | null {
+  if (isWordDisjunction(query)) return buildWordDisjunction(query.should, segment, weightOf);
   const build = (qs: readonly Query[]): (Scorer | null)[] => qs.map((q) => buildScorer(q, segment, weightOf));
   const must = build(query.must);
   const filter = build(query.filter);
@@ -112,8 +113,53 @@ function buildBoolScorer(query: Extract<Query, { kind: 'bool' }>, segment: Segme
     // A plain disjunction: let MaxScore prune it.
     return new DisjunctionScorer(should, sumCombiner);
   }
+  if (filter.length === 0 && should.length === 0 && mustNot.length === 0 && query.boost === 1) {
+    // Only scored required clauses (an "and" cross_fields query): a plain conjunction, whose sum of
+    // the clause scores in clause order is the bool's own.
+    return must.length === 1 ? must[0] : new ConjunctionScorer(must as Scorer[]);
+  }
   const scorer = new BoolScorer(must as Scorer[], filter as Scorer[], should, mustNot, query.minimumShouldMatch);
   return query.boost === 1 ? scorer : new BoostedScorer(scorer, query.boost);
+}
+
+/** A single term of one field, scored (not a filter): one clause of a flattened word group. */
+function isSingleTerm(q: Query): q is FieldTermsQuery {
+  return q.kind === 'terms' && q.operator === 'or' && q.terms.length === 1;
+}
+
+/**
+ * A should-only bool whose clauses are words, each a single term or a dis_max of single terms over
+ * fields: the shape of an "or" cross_fields query. It scores the sum over matching words of each
+ * word's dis_max, which {@link buildWordDisjunction} flattens for MaxScore.
+ */
+function isWordDisjunction(query: Extract<Query, { kind: 'bool' }>): boolean {
+  return query.must.length === 0 && query.filter.length === 0 && query.mustNot.length === 0 && query.boost === 1 &&
+    query.minimumShouldMatch <= 1 && query.should.length > 0 &&
+    query.should.every((w) => isSingleTerm(w) || (w.kind === 'dis_max' && w.clauses.every(isSingleTerm)));
+}
+
+/**
+ * One disjunction of every (field, word) term, combined as a sum over words of each word's dis_max
+ * (groupedSumOfDisMaxCombiner): the same scores as the nested bool of dis_max scorers, with room
+ * for MaxScore to skip the docs of common terms that cannot make the top k.
+ */
+function buildWordDisjunction(words: readonly Query[], segment: SegmentView, weightOf: WeightOf): Scorer | null {
+  const clauses: Scorer[] = [];
+  const groupOf: number[] = [];
+  // A single-term word has no other clauses, so its tie breaker does not matter.
+  const tieBreakers = Float64Array.from(words, (word) => (word.kind === 'dis_max' ? word.tieBreaker : 0));
+  words.forEach((word, g) => {
+    const terms = word.kind === 'dis_max' ? (word.clauses as readonly FieldTermsQuery[]) : [word as FieldTermsQuery];
+    for (const t of terms) {
+      const s = termScorer(t.field, t.terms[0], t.boost, segment, weightOf);
+      if (s === null) continue;
+      clauses.push(s);
+      groupOf.push(g);
+    }
+  });
+  if (clauses.length === 0) return null;
+  if (clauses.length === 1) return clauses[0];
+  return new DisjunctionScorer(clauses, groupedSumOfDisMaxCombiner(Int32Array.from(groupOf), tieBreakers));
 }
 
 function buildPhraseScorer(query: PhraseQuery, segment: SegmentView, weightOf: WeightOf): Scorer | null {

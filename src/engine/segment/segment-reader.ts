@@ -11,7 +11,8 @@ import { FOOTER_LENGTH, checkFooterMagic, footerChecksum, verifyChecksum } from 
 import { LiveDocs } from '../codec/live-docs/live-docs.js';
 import { decodeNorms } from '../codec/norms/norms-reader.js';
 import { IndexOptions, NO_MORE_DOCS } from '../codec/postings/postings-format.js';
-import { PostingsIterator } from '../codec/postings/postings-reader.js';
+import { PostingsIterator, SkipDataCache } from '../codec/postings/postings-reader.js';
+import { TermInfoCache } from '../codec/term-dictionary/term-info-cache.js';
 import type { TermInfo } from '../codec/postings/postings-reader.js';
 import { StoredFieldsReader } from '../codec/stored-fields/stored-fields-reader.js';
 import { TermDictionaryReader } from '../codec/term-dictionary/term-dictionary-reader.js';
@@ -65,6 +66,10 @@ interface Parts {
 /** Read access to one segment; shared by every snapshot that contains the segment. */
 export class SegmentReader {
   private ids: string[] | null = null;
+  /** Frequent terms' skip data, decoded once for all queries (postings-reader.ts). */
+  private readonly skipCache = new SkipDataCache();
+  /** Recent term lookups of searches (term-info-cache.ts). */
+  private readonly termInfos = new TermInfoCache((field, term) => this.terms.lookup(field, term));
 
   private constructor(
     private readonly dir: Directory,
@@ -223,12 +228,12 @@ export class SegmentReader {
 
   /** Dictionary entry of a term, or undefined. */
   termInfo(field: string, term: string): TermInfo | undefined {
-    return this.terms.lookup(field, term);
+    return this.termInfos.get(field, term);
   }
 
   /** A postings iterator over a term of a full-text field (freqs and positions). */
   postings(info: TermInfo): PostingsIterator {
-    return new PostingsIterator(this.postingsBytes, this.positionsBytes, info, IndexOptions.docsFreqsPositions);
+    return new PostingsIterator(this.postingsBytes, this.positionsBytes, info, IndexOptions.docsFreqsPositions, this.skipCache);
   }
 
   /** Norm bytes of a full-text field (one per doc), or undefined when no doc has the field. */

@@ -1,0 +1,49 @@
+/**
+ * The searcher process of the `yarrow-cli` engine, driven by bench/engines/yarrow-cli.ts over
+ * stdin/stdout exactly as bench/engines/xapian/xapian-child.py is: it opens the committed index
+ * read-only with the built library (dist/), answers one JSON line per command, and times each search inside
+ * itself, so neither the pipe nor the runner counts and both peers sit behind the same harness.
+ *
+ * `node <shebang flags> --import tsx search-child.ts <index dir> <index name> <mapping json> <fields>`
+ */
+import { createInterface } from 'node:readline';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { REPO_ROOT } from '../../corpus.js';
+import { benchSearchRequest } from '../yarrow-request.js';
+
+type Library = typeof import('../../../src/index.js');
+
+async function main(): Promise<void> {
+  const [dir = '', name = '', mappingJson = '{}', fieldList = ''] = process.argv.slice(2);
+  // The built library, as the `yarrow` executable runs it (needs `npm run build`).
+  const lib = (await import(pathToFileURL(path.join(REPO_ROOT, 'dist', 'index.js')).href)) as Library;
+  // Read-only, as `yarrow search` opens an index: no lock, no writer, no merges in the searcher.
+  const index = await lib.Index.open(await lib.LocalDirectory.open(dir), { name, mapping: JSON.parse(mappingJson) as object, readOnly: true });
+  const fields = fieldList.split(',');
+  const reply = (answer: Record<string, unknown>): void => {
+    process.stdout.write(`${JSON.stringify(answer)}\n`);
+  };
+  reply({ ready: true });
+  for await (const line of createInterface({ input: process.stdin })) {
+    const cmd = JSON.parse(line) as { op: string; terms?: string[]; operator?: 'or' | 'and' };
+    if (cmd.op === 'search') {
+      const query = { terms: cmd.terms ?? [], operator: cmd.operator ?? 'or' };
+      const start = process.hrtime.bigint();
+      const res = index.search(benchSearchRequest(query, fields));
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      reply({ hits: res.hits.length, ms });
+    } else if (cmd.op === 'close') {
+      await index.close();
+      reply({ closed: true });
+      return;
+    } else {
+      reply({ error: `unknown op ${cmd.op}` });
+    }
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stdout.write(`${JSON.stringify({ error: err instanceof Error ? err.message : String(err) })}\n`);
+  process.exitCode = 1;
+});
