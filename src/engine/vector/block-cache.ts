@@ -23,8 +23,13 @@ import { SCORE_BATCH } from './vector-store.js';
 import { VisitedSet } from './visited-set.js';
 
 
-/** Default page size: small enough that a graph walk's random reads waste little of each page. */
-export const DEFAULT_PAGE_SIZE = 16 * 1024;
+/**
+ * Default page size. A graph walk reads one record per page it touches, so when the cache is
+ * smaller than the data smaller pages waste less of each read (measured on 20k x 384 int8 with a
+ * cache a quarter of the files: p50 0.77 ms at 4 KiB, 0.90 at 8 KiB, 1.74 at 16 KiB); 8 KiB still
+ * fits a float32 record of up to 2,040 dimensions (larger records are held in memory instead).
+ */
+export const DEFAULT_PAGE_SIZE = 8 * 1024;
 
 /** Default budget: room for the vectors and graph of ~400k int8 vectors of 384 dimensions. */
 export const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;

@@ -67,9 +67,9 @@ export class VectorFieldReader {
    */
   static async open(dir: Directory, vectorsFile: string, graphFile: string, options: VectorFieldOpenOptions | KernelKind = {}): Promise<VectorFieldReader> {
     const { kernels, cache } = typeof options === 'string' ? { kernels: options, cache: undefined } : options;
-    if (cache !== undefined && dir.openRandomAccess !== undefined) {
-      const positional = dir as Directory & Required<Pick<Directory, 'openRandomAccess'>>;
-      const vectors = await openPagedVectorsFile(positional, vectorsFile, cache);
+    const positional = cache !== undefined && dir.openRandomAccess !== undefined ? (dir as Directory & Required<Pick<Directory, 'openRandomAccess'>>) : null;
+    const vectors = positional === null || cache === undefined ? null : await openPagedVectorsFile(positional, vectorsFile, cache);
+    if (vectors !== null && positional !== null && cache !== undefined) {
       try {
         const graph = await openPagedHnswGraphFile(positional, graphFile, vectors.store.count, cache);
         const walk = graph === null ? null : HnswGraph.paged(vectors.store, graph.head, graph.lists, cache.visited, cache.i32);

@@ -79,6 +79,15 @@ describe('VectorFieldReader with a BlockCache', () => {
     });
   }
 
+  it('holds a field in memory when its records are larger than a cache page, with the same answers', async () => {
+    const { vectorsFile, graphFile } = await writeField(150, { dim: 1100, encoding: VectorEncoding.float32 });
+    const reader = await VectorFieldReader.open(dir, vectorsFile, graphFile, { cache: new BlockCache({ budgetBytes: 1 << 20, pageSize: 4096 }) });
+    const resident = await VectorFieldReader.open(dir, vectorsFile, graphFile);
+    assert.equal(reader.paged, false);
+    const q = clustered(1, 1100, 8)[0];
+    sameHits(reader.search(q, 5), resident.search(q, 5), 'wide records');
+  });
+
   it('never holds more pages than its budget, whatever the searches read', async () => {
     const { vectorsFile, graphFile } = await writeField(3000, { dim: 64 });
     const cache = new BlockCache({ budgetBytes: 10 * 4096 + 123, pageSize: 4096 });

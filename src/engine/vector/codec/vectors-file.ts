@@ -91,10 +91,12 @@ export interface PagedVectorsFile {
 /**
  * Opens a vectors file to be read by position through `cache`. Every byte is still verified
  * against the checksum once, streamed in bounded chunks, and nothing of it is kept in memory.
+ * Null when a record is larger than a cache page (the caller then loads the file instead).
  */
-export async function openPagedVectorsFile(dir: Directory & Required<Pick<Directory, 'openRandomAccess'>>, fileName: string, cache: BlockCache): Promise<PagedVectorsFile> {
+export async function openPagedVectorsFile(dir: Directory & Required<Pick<Directory, 'openRandomAccess'>>, fileName: string, cache: BlockCache): Promise<PagedVectorsFile | null> {
   const r = await SequentialFileReader.open(dir, fileName, VECTORS_MAGIC, VECTORS_VERSION);
   const { dim, count, encoding, similarity, stride } = await readHead(r);
+  if (stride > cache.pageSize) return null;
   await r.stream(count * stride, stride, () => undefined);
   // Whether docIds[ord] === ord throughout (a holder: TypeScript does not see the callback assign).
   const scan = { identity: true, ord: 0 };
