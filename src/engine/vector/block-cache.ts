@@ -44,10 +44,14 @@ export interface BlockCacheOptions {
   kernels?: KernelKind;
 }
 
-/** A file registered with a cache: its pages are cached under `id`. */
+/**
+ * A file (one paged structure of it) registered with a cache. `table[page]` is the page's slot
+ * + 1, 0 when it is not cached: a page lookup is an array load, not a hash lookup (half a byte
+ * per int8 vector of 384 dimensions at 8 KiB pages).
+ */
 export interface CachedFile {
-  readonly id: number;
   readonly file: RandomAccessFile;
+  readonly table: Int32Array;
 }
 
 /** Counters for metrics. */
@@ -88,15 +92,14 @@ export class BlockCache {
   /** Visited marks of graph walks, shared by every graph (searches are synchronous). */
   readonly visited = new VisitedSet(0);
   private readonly poolPtr: number;
-  /** Per page: its key (file id x 2^32 + page number), -1 when free. */
-  private readonly keys: Float64Array;
+  /** Per slot: the structure its page belongs to (undefined when free) and the page number. */
+  private readonly owners: (CachedFile | undefined)[];
+  private readonly pageNos: Int32Array;
   private readonly referenced: Uint8Array;
   private readonly pinnedIn: Uint32Array;
   /** Free pages, a stack (all of them at first, in order). */
   private readonly freeSlots: Int32Array;
   private freeCount: number;
-  private readonly slotOf = new Map<number, number>();
-  private nextFileId = 0;
   private hand = 0;
   private batch = 1;
   private counters = { hits: 0, misses: 0, evictions: 0, bytesRead: 0 };
@@ -121,7 +124,8 @@ export class BlockCache {
     this.ids = new Int32Array(buf, this.idsPtr, SCORE_BATCH);
     this.ptrs = new Int32Array(buf, this.ptrsPtr, SCORE_BATCH);
     this.out = new Float32Array(buf, this.outPtr, SCORE_BATCH);
-    this.keys = new Float64Array(this.pages).fill(-1);
+    this.owners = new Array<CachedFile | undefined>(this.pages).fill(undefined);
+    this.pageNos = new Int32Array(this.pages);
     this.referenced = new Uint8Array(this.pages);
     this.pinnedIn = new Uint32Array(this.pages);
     this.freeSlots = new Int32Array(this.pages);
@@ -145,14 +149,14 @@ export class BlockCache {
    * readers do, so a dropped reader's file is closed when collected, and its pages, never hit
    * again, are the first the hand evicts.
    */
-  register(file: RandomAccessFile): CachedFile {
-    return { id: this.nextFileId++, file };
+  register(file: RandomAccessFile, pages: number): CachedFile {
+    return { file, table: new Int32Array(pages) };
   }
 
   /** Frees a file's pages and closes it (a reader that knows it is done, or failed to open). */
   unregister(cached: CachedFile): void {
     for (let slot = 0; slot < this.pages; slot++) {
-      if (this.keys[slot] >= 0 && Math.floor(this.keys[slot] / 2 ** 32) === cached.id) this.free(slot);
+      if (this.owners[slot] === cached) this.free(slot);
     }
     cached.file.close();
   }
@@ -171,9 +175,8 @@ export class BlockCache {
    * {@link newBatch}. Returns -1 when every page is pinned by the current batch.
    */
   page(cached: CachedFile, page: number, position: number, length: number): number {
-    const key = cached.id * 2 ** 32 + page;
-    let slot = this.slotOf.get(key);
-    if (slot !== undefined) {
+    let slot = cached.table[page] - 1;
+    if (slot >= 0) {
       this.counters.hits++;
       this.referenced[slot] = 1;
       this.pinnedIn[slot] = this.batch;
@@ -189,8 +192,9 @@ export class BlockCache {
       throw new YarrowError(ErrorCode.corruptIndex, `${file.name}: ${length} bytes at ${position} run past the end of the file (${file.size} bytes)`, { file: file.name });
     }
     this.counters.bytesRead += length;
-    this.keys[slot] = key;
-    this.slotOf.set(key, slot);
+    this.owners[slot] = cached;
+    this.pageNos[slot] = page;
+    cached.table[page] = slot + 1;
     this.referenced[slot] = 1;
     this.pinnedIn[slot] = this.batch;
     return at;
@@ -208,15 +212,21 @@ export class BlockCache {
         continue;
       }
       this.counters.evictions++;
-      this.slotOf.delete(this.keys[slot]);
+      this.forget(slot);
       return slot;
     }
     return -1;
   }
 
+  /** Unlinks a slot from the table of the structure that owned it. */
+  private forget(slot: number): void {
+    const owner = this.owners[slot];
+    if (owner !== undefined) owner.table[this.pageNos[slot]] = 0;
+    this.owners[slot] = undefined;
+  }
+
   private free(slot: number): void {
-    this.slotOf.delete(this.keys[slot]);
-    this.keys[slot] = -1;
+    this.forget(slot);
     this.referenced[slot] = 0;
     this.freeSlots[this.freeCount++] = slot;
   }

@@ -3,20 +3,23 @@
  * {@link BlockCache}. When every document of the segment has a vector the table is the identity
  * and nothing is read at all (the reader detects that at open).
  */
+import type { RandomAccessFile } from '../directory.js';
 import type { BlockCache, CachedFile } from './block-cache.js';
 
 /** docIds[ord] on storage. */
 export class PagedDocIds {
   private readonly perPage: number;
+  private readonly file: CachedFile;
 
   constructor(
     private readonly cache: BlockCache,
-    private readonly file: CachedFile,
+    file: RandomAccessFile,
     private readonly count: number,
     /** File position of docIds[0]. */
     private readonly position: number,
   ) {
     this.perPage = cache.pageSize >> 2;
+    this.file = cache.register(file, Math.ceil(count / this.perPage));
   }
 
   /** The docId of ordinal `ord`. */

@@ -4,6 +4,7 @@
  * upper levels (about one node in m has any) stay in memory, indexed by a sorted table of their
  * nodes rather than a per-node array, so what stays resident is a small fraction of the graph.
  */
+import type { RandomAccessFile } from '../directory.js';
 import type { BlockCache, CachedFile } from './block-cache.js';
 
 /** Where a graph file's level-0 lists are, and its upper levels in memory. */
@@ -24,15 +25,17 @@ export class PagedGraphLists {
   /** int32 slots per level-0 list (count, then 2m neighbours). */
   readonly width: number;
   private readonly perPage: number;
+  private readonly file: CachedFile;
 
   constructor(
     private readonly cache: BlockCache,
-    private readonly file: CachedFile,
+    file: RandomAccessFile,
     readonly layout: PagedGraphLayout,
   ) {
     this.width = 2 * layout.m + 1;
     this.perPage = Math.floor(cache.pageSize / (this.width * 4));
     if (this.perPage < 1) throw new RangeError(`a ${this.width * 4}-byte neighbour list does not fit a ${cache.pageSize}-byte cache page`);
+    this.file = cache.register(file, Math.ceil(layout.nodes / this.perPage));
   }
 
   /** Index in the cache's int32 view of `ord`'s level-0 list (valid until the cache's next batch). */

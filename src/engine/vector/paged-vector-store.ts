@@ -11,6 +11,7 @@
  * page from under an address already resolved; when the cache is too small for a whole batch,
  * the part resolved so far is scored first.
  */
+import type { RandomAccessFile } from '../directory.js';
 import type { BlockCache, CachedFile } from './block-cache.js';
 import { dequantizeInt8, quantizeInt8, VectorEncoding } from './quantization.js';
 import { recordLayout, type PreparedQuery, type RecordScorer } from './vector-store.js';
@@ -33,16 +34,18 @@ export class PagedVectorStore implements RecordScorer {
   readonly stride: number;
   private readonly perPage: number;
   private readonly position: number;
+  private readonly file: CachedFile;
 
   constructor(
     private readonly cache: BlockCache,
-    private readonly file: CachedFile,
+    file: RandomAccessFile,
     layout: RecordsLayout,
   ) {
     ({ dim: this.dim, encoding: this.encoding, count: this.count, position: this.position } = layout);
     ({ lanes: this.lanes, stride: this.stride } = recordLayout(this.dim, this.encoding));
     if (this.stride > cache.pageSize) throw new RangeError(`a ${this.stride}-byte record does not fit a ${cache.pageSize}-byte cache page`);
     this.perPage = Math.floor(cache.pageSize / this.stride);
+    this.file = cache.register(file, Math.ceil(this.count / this.perPage));
   }
 
   get ids(): Int32Array {

@@ -76,7 +76,7 @@ export class VectorFieldReader {
         const docIds = vectors.docIds;
         return new VectorFieldReader(vectors.similarity, vectors.store, docIds === null ? null : (ord) => docIds.get(ord), walk, true);
       } catch (error) {
-        cache.unregister(vectors.file);
+        vectors.file.close();
         throw error;
       }
     }

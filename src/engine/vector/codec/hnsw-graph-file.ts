@@ -20,10 +20,10 @@
  */
 import { ByteWriter } from '../../codec/bytes/byte-writer.js';
 import { FOOTER_LENGTH, HEADER_LENGTH, writeFooter, writeHeader } from '../../codec/file-format.js';
-import type { Directory } from '../../directory.js';
+import type { Directory, RandomAccessFile } from '../../directory.js';
 import type { HnswArrays } from '../hnsw-graph.js';
 import { SequentialFileReader } from './sequential-file-reader.js';
-import type { BlockCache, CachedFile } from '../block-cache.js';
+import type { BlockCache } from '../block-cache.js';
 import { PagedGraphLists } from '../paged-graph-lists.js';
 
 export const HNSW_MAGIC = 'Yhnw';
@@ -76,7 +76,7 @@ export async function readHnswGraphFile(dir: Directory, fileName: string, vector
 export interface PagedGraphFile {
   head: { m: number; entryPoint: number; maxLevel: number };
   lists: PagedGraphLists;
-  file: CachedFile;
+  file: RandomAccessFile;
 }
 
 /**
@@ -130,7 +130,7 @@ export async function openPagedHnswGraphFile(dir: Directory & Required<Pick<Dire
   for (let i = 0; i < upperCount; i++) {
     for (let l = 1; l <= g.levels[upperNodes[i]]; l++) checkList(g, upper, upperStarts[i] + (l - 1) * (m + 1), m, l, r, upperNodes[i]);
   }
-  const file = cache.register(await dir.openRandomAccess(fileName));
+  const file = await dir.openRandomAccess(fileName);
   const lists = new PagedGraphLists(cache, file, { nodes, m, level0Position, upper, upperNodes, upperStarts });
   return { head: { m, entryPoint, maxLevel }, lists, file };
 }

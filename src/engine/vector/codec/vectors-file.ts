@@ -19,12 +19,12 @@
  */
 import { ByteWriter } from '../../codec/bytes/byte-writer.js';
 import { FOOTER_LENGTH, HEADER_LENGTH, writeFooter, writeHeader } from '../../codec/file-format.js';
-import type { Directory } from '../../directory.js';
+import type { Directory, RandomAccessFile } from '../../directory.js';
 import { VectorEncoding, VectorSimilarity } from '../quantization.js';
 import { recordLayout, VectorStore } from '../vector-store.js';
 import type { KernelKind } from '../kernels/distance-kernels.js';
 import { SequentialFileReader } from './sequential-file-reader.js';
-import type { BlockCache, CachedFile } from '../block-cache.js';
+import type { BlockCache } from '../block-cache.js';
 import { PagedDocIds } from '../paged-doc-ids.js';
 import { PagedVectorStore } from '../paged-vector-store.js';
 
@@ -84,8 +84,8 @@ export interface PagedVectorsFile {
   store: PagedVectorStore;
   /** docIds[ord]; null when it is the identity (every document of the segment has a vector). */
   docIds: PagedDocIds | null;
-  /** The file as the cache knows it. */
-  file: CachedFile;
+  /** The open file (closed by the caller if opening the field fails later). */
+  file: RandomAccessFile;
 }
 
 /**
@@ -105,10 +105,10 @@ export async function openPagedVectorsFile(dir: Directory & Required<Pick<Direct
     for (let at = 0; at < chunk.length && scan.identity; at += 4, scan.ord++) scan.identity = view.getInt32(at, true) === scan.ord;
   });
   await r.finish();
-  const file = cache.register(await dir.openRandomAccess(fileName));
+  const file = await dir.openRandomAccess(fileName);
   const position = HEADER_LENGTH + 16;
   const store = new PagedVectorStore(cache, file, { dim, encoding, count, position });
-  return { similarity, store, docIds: scan.identity ? null : new PagedDocIds(cache, cache.register(file.file), count, position + count * stride), file };
+  return { similarity, store, docIds: scan.identity ? null : new PagedDocIds(cache, file, count, position + count * stride), file };
 }
 
 /** The header fields after the magic and version, checked. */
