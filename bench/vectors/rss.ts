@@ -42,7 +42,7 @@ export async function measureRss(count: number, dim: number, graph: boolean): Pr
     const child = join(import.meta.dirname, 'rss-child.ts');
     // Before the block cache (files loaded whole), then read by position through the default cache and a small one.
     for (const mode of ['memory', String(DEFAULT_CACHE_BYTES), String(64 * 2 ** 20)]) {
-      process.stdout.write(execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', child, path, String(dim), mode], { encoding: 'utf8' }));
+      process.stdout.write(execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', child, path, String(dim), mode, graph ? '200' : '5'], { encoding: 'utf8' }));
     }
   } finally {
     await rm(path, { recursive: true, force: true });
