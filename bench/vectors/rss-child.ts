@@ -8,7 +8,7 @@ import { BlockCache, VectorFieldReader } from '../../src/engine/vector/index.js'
 import { clusteredVectors } from './dataset.js';
 
 const [path, dimText, mode, queryCount] = process.argv.slice(2);
-const n = Number(queryCount);
+const n = Number(queryCount ?? '200');
 const dim = Number(dimText);
 const mb = (n: number): string => `${(n / 2 ** 20).toFixed(0)} MB`;
 const before = process.memoryUsage().rss;
