@@ -7,8 +7,8 @@ import { LocalDirectory } from '../../src/storage/local-directory.js';
 import { BlockCache, VectorFieldReader } from '../../src/engine/vector/index.js';
 import { clusteredVectors } from './dataset.js';
 
-const [path, dimText, mode, queryCount] = process.argv.slice(2);
-const n = Number(queryCount ?? '200');
+const [path, dimText, mode, queryCount = '200'] = process.argv.slice(2) as [string, string, string, string?];
+const n = Number(queryCount);
 const dim = Number(dimText);
 const mb = (n: number): string => `${(n / 2 ** 20).toFixed(0)} MB`;
 const before = process.memoryUsage().rss;
