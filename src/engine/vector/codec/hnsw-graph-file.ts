@@ -85,7 +85,19 @@ export interface PagedGraphFile {
  * (and, while opening, one byte per node) are held in memory. Null for the "no graph" form.
  */
 export async function openPagedHnswGraphFile(dir: Directory & Required<Pick<Directory, 'openRandomAccess'>>, fileName: string, vectors: number, cache: BlockCache): Promise<PagedGraphFile | null> {
-  const r = await SequentialFileReader.open(dir, fileName, HNSW_MAGIC, HNSW_VERSION);
+  const file = await dir.openRandomAccess(fileName);
+  try {
+    const graph = await openPaged(dir, fileName, vectors, cache, file);
+    if (graph === null) file.close();
+    return graph;
+  } catch (error) {
+    file.close();
+    throw error;
+  }
+}
+
+async function openPaged(dir: Directory, fileName: string, vectors: number, cache: BlockCache, file: RandomAccessFile): Promise<PagedGraphFile | null> {
+  const r = await SequentialFileReader.open(dir, fileName, HNSW_MAGIC, HNSW_VERSION, file);
   const head = await readHead(r, vectors);
   if (head === null) return null;
   const { nodes, m, entryPoint, maxLevel, upperLength, levelBytes } = head;
@@ -103,7 +115,7 @@ export async function openPagedHnswGraphFile(dir: Directory & Required<Pick<Dire
   const level0Position = HEADER_LENGTH + 24 + levelBytes;
   let ord = 0;
   await r.stream(nodes * width * 4, width * 4, (chunk) => {
-    const lists = new Int32Array(chunk.slice().buffer);
+    const lists = int32View(chunk);
     for (let at = 0; at < lists.length; at += width, ord++) checkList(g, lists, at, m0, 0, r, ord);
   });
   const upperNodes = new Int32Array(upperCount);
@@ -111,7 +123,7 @@ export async function openPagedHnswGraphFile(dir: Directory & Required<Pick<Dire
   let found = 0;
   ord = 0;
   await r.stream(nodes * 4, 4, (chunk) => {
-    const starts = new Int32Array(chunk.slice().buffer);
+    const starts = int32View(chunk);
     for (let i = 0; i < starts.length; i++, ord++) {
       const level = g.levels[ord];
       const start = starts[i];
@@ -130,7 +142,6 @@ export async function openPagedHnswGraphFile(dir: Directory & Required<Pick<Dire
   for (let i = 0; i < upperCount; i++) {
     for (let l = 1; l <= g.levels[upperNodes[i]]; l++) checkList(g, upper, upperStarts[i] + (l - 1) * (m + 1), m, l, r, upperNodes[i]);
   }
-  const file = await dir.openRandomAccess(fileName);
   const lists = new PagedGraphLists(cache, file, { nodes, m, level0Position, upper, upperNodes, upperStarts });
   return { head: { m, entryPoint, maxLevel }, lists, file };
 }
@@ -181,6 +192,11 @@ function checkList(g: Pick<HnswArrays, 'count' | 'levels'>, arr: Int32Array, at:
     const nb = arr[at + i];
     if (!(nb >= 0 && nb < g.count && g.levels[nb] >= level)) throw r.corrupt(`node ${ord} links to ${nb} on level ${level}, not a node there`);
   }
+}
+
+/** A chunk as int32s: a view when it is aligned (a reused read buffer), else a copy. */
+function int32View(chunk: Uint8Array): Int32Array {
+  return chunk.byteOffset % 4 === 0 ? new Int32Array(chunk.buffer, chunk.byteOffset, chunk.byteLength >> 2) : new Int32Array(chunk.slice().buffer);
 }
 
 function bytesOf(a: Int32Array): Uint8Array {

@@ -94,9 +94,22 @@ export interface PagedVectorsFile {
  * Null when a record is larger than a cache page (the caller then loads the file instead).
  */
 export async function openPagedVectorsFile(dir: Directory & Required<Pick<Directory, 'openRandomAccess'>>, fileName: string, cache: BlockCache): Promise<PagedVectorsFile | null> {
-  const r = await SequentialFileReader.open(dir, fileName, VECTORS_MAGIC, VECTORS_VERSION);
+  const file = await dir.openRandomAccess(fileName);
+  try {
+    return await openPaged(dir, fileName, cache, file);
+  } catch (error) {
+    file.close();
+    throw error;
+  }
+}
+
+async function openPaged(dir: Directory, fileName: string, cache: BlockCache, file: RandomAccessFile): Promise<PagedVectorsFile | null> {
+  const r = await SequentialFileReader.open(dir, fileName, VECTORS_MAGIC, VECTORS_VERSION, file);
   const { dim, count, encoding, similarity, stride } = await readHead(r);
-  if (stride > cache.pageSize) return null;
+  if (stride > cache.pageSize) {
+    file.close();
+    return null;
+  }
   await r.stream(count * stride, stride, () => undefined);
   // Whether docIds[ord] === ord throughout (a holder: TypeScript does not see the callback assign).
   const scan = { identity: true, ord: 0 };
@@ -105,7 +118,6 @@ export async function openPagedVectorsFile(dir: Directory & Required<Pick<Direct
     for (let at = 0; at < chunk.length && scan.identity; at += 4, scan.ord++) scan.identity = view.getInt32(at, true) === scan.ord;
   });
   await r.finish();
-  const file = await dir.openRandomAccess(fileName);
   const position = HEADER_LENGTH + 16;
   const store = new PagedVectorStore(cache, file, { dim, encoding, count, position });
   return { similarity, store, docIds: scan.identity ? null : new PagedDocIds(cache, file, count, position + count * stride), file };
