@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import hnswlib from 'hnswlib-node';
 import type { Directory } from '../../src/engine/directory.js';
-import { VectorEncoding, VectorFieldReader, VectorFieldWriter, VectorSimilarity } from '../../src/engine/vector/index.js';
+import { BlockCache, DEFAULT_PAGE_SIZE, VectorEncoding, VectorFieldReader, VectorFieldWriter, VectorSimilarity } from '../../src/engine/vector/index.js';
 import type { VectorSet } from './dataset.js';
 import { Index } from '../../src/engine/search-index.js';
 import { LocalDirectory } from '../../src/storage/local-directory.js';
@@ -22,6 +22,8 @@ export interface BuildParams {
 /** A built index that answers top-k queries at a given ef (candidate list size). */
 export interface BuiltIndex {
   search(query: Float32Array, k: number, ef: number): ArrayLike<number>;
+  /** A line of engine-specific figures after the queries (cache hit rate), if any. */
+  describe?(): string;
 }
 
 /** An engine under test; `build` is what the benchmark times. */
@@ -34,20 +36,58 @@ function row(set: VectorSet, i: number): Float32Array {
   return set.data.subarray(i * set.dim, (i + 1) * set.dim);
 }
 
-/** Yarrow's vector field: written to `dir` and opened again as a search process would. */
-export function yarrowEngine(encoding: VectorEncoding, dir: Directory): VectorEngine {
+/**
+ * How Yarrow's reader holds the files: in memory (as before the block cache), or read by
+ * position through a block cache whose budget is a fraction of the files' size (1.1: everything
+ * fits; 0.25: a cache smaller than the data, so searches evict and re-read pages).
+ */
+export type ReaderMode = { kind: 'memory' } | { kind: 'cache'; fractionOfFiles: number };
+
+/**
+ * Yarrow's vector field: written to `dir` and opened again as a search process would. A second
+ * engine of the same encoding reuses the files the first wrote (its "build" is then just the open).
+ */
+export function yarrowEngine(encoding: VectorEncoding, dir: Directory, mode: ReaderMode = { kind: 'cache', fractionOfFiles: 1.1 }): VectorEngine {
+  const label = mode.kind === 'memory' ? 'in memory' : `cache ${Math.round(mode.fractionOfFiles * 100)}% of files`;
   return {
-    name: `yarrow ${encoding}`,
+    name: `yarrow ${encoding} (${label})`,
     async build(set, params) {
-      const writer = new VectorFieldWriter('v', { dim: set.dim, similarity: VectorSimilarity.cosine, encoding, m: params.m, efConstruction: params.efConstruction });
-      for (let i = 0; i < set.count; i++) writer.add(i, row(set, i));
-      const files = writer.finish();
-      await dir.writeFile(`bench-${encoding}.vec`, files.vectors);
-      await dir.writeFile(`bench-${encoding}.hnsw`, files.graph);
-      const reader = await VectorFieldReader.open(dir, `bench-${encoding}.vec`, `bench-${encoding}.hnsw`);
-      return { search: (q, k, ef) => reader.search(q, k, { numCandidates: ef }).docIds };
+      const vec = `bench-${encoding}.vec`;
+      const hnsw = `bench-${encoding}.hnsw`;
+      if (!(await dir.exists(vec))) {
+        const writer = new VectorFieldWriter('v', { dim: set.dim, similarity: VectorSimilarity.cosine, encoding, m: params.m, efConstruction: params.efConstruction });
+        for (let i = 0; i < set.count; i++) writer.add(i, row(set, i));
+        const files = writer.finish();
+        await dir.writeFile(vec, files.vectors);
+        await dir.writeFile(hnsw, files.graph);
+      }
+      const fileBytes = (await sizeOf(dir, vec)) + (await sizeOf(dir, hnsw));
+      const cache = mode.kind === 'memory' ? undefined : new BlockCache({ budgetBytes: Math.max(DEFAULT_PAGE_SIZE, Math.floor(fileBytes * mode.fractionOfFiles)) });
+      const reader = await VectorFieldReader.open(dir, vec, hnsw, cache === undefined ? {} : { cache });
+      if (cache !== undefined) console.log(`${this.name}: files ${mb(fileBytes)}, cache budget ${mb(cache.budgetBytes)}`);
+      return {
+        search: (q, k, ef) => reader.search(q, k, { numCandidates: ef }).docIds,
+        describe: () => (cache === undefined ? '' : cacheLine(cache)),
+      };
     },
   };
+}
+
+async function sizeOf(dir: Directory, name: string): Promise<number> {
+  const file = await dir.openRandomAccess?.(name);
+  if (file === undefined) return (await dir.readFile(name)).length;
+  file.close();
+  return file.size;
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / 2 ** 20).toFixed(1)} MB`;
+}
+
+function cacheLine(cache: BlockCache): string {
+  const s = cache.stats();
+  const hitRate = s.hits / Math.max(1, s.hits + s.misses);
+  return `cache: ${s.pagesUsed}/${s.pages} pages of ${s.pageSize / 1024} KiB, hit rate ${(hitRate * 100).toFixed(1)}%, ${s.evictions} evictions, ${mb(s.bytesRead)} read`;
 }
 
 /**

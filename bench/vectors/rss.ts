@@ -2,14 +2,16 @@
  * Memory of a search process holding one segment of `count` int8 vectors: the parent writes the
  * vectors and graph files (the graph built with a small ef_construction: its arrays have the same
  * size whatever the quality, and a full-quality build of a million vectors takes long), then a
- * fresh child process opens the field and answers queries, and reports its RSS.
+ * fresh child process opens the field and answers queries, and reports its RSS: once with the files
+ * loaded into memory (as before the block cache), once through the default cache, once through a
+ * 64 MB one.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalDirectory } from '../../src/storage/local-directory.js';
-import { VectorFieldWriter, VectorSimilarity, VectorEncoding } from '../../src/engine/vector/index.js';
+import { DEFAULT_CACHE_BYTES, VectorFieldWriter, VectorSimilarity, VectorEncoding } from '../../src/engine/vector/index.js';
 import { clusteredVectors } from './dataset.js';
 
 /**
@@ -38,7 +40,10 @@ export async function measureRss(count: number, dim: number, graph: boolean): Pr
     await dir.writeFile('rss.vec', files.vectors);
     await dir.writeFile('rss.hnsw', files.graph);
     const child = join(import.meta.dirname, 'rss-child.ts');
-    console.log(execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', child, path, String(dim)], { encoding: 'utf8' }));
+    // Before the block cache (files loaded whole), then read by position through the default cache and a small one.
+    for (const mode of ['memory', String(DEFAULT_CACHE_BYTES), String(64 * 2 ** 20)]) {
+      process.stdout.write(execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', child, path, String(dim), mode, graph ? '200' : '5'], { encoding: 'utf8' }));
+    }
   } finally {
     await rm(path, { recursive: true, force: true });
   }

@@ -7,7 +7,9 @@
  *   --vectors <file> [--query-vectors <file>]   real embeddings instead of the synthetic set
  *   --engines yarrow-int8,yarrow-float32,yarrow-index,hnswlib,usearch-f32,usearch-i8
  *                    (yarrow-index: the same vectors as pre-embedded documents through the Index,
- *                    segments and knn requests included)
+ *                    segments and knn requests included; yarrow-int8 reads its files through a
+ *                    block cache larger than them, yarrow-int8-small-cache through one a quarter
+ *                    of their size, yarrow-int8-memory loads them into memory)
  *   --crossover      exact scan vs graph latency by segment size (picks the graph threshold)
  *   --rss <count>    peak RSS of a search process holding <count> int8 vectors (run separately);
  *                    --rss-no-graph leaves the graph out (a million-vector build takes long)
@@ -115,6 +117,8 @@ async function main(): Promise<void> {
   const dir = await LocalDirectory.open(tmp);
   const all: Record<string, () => VectorEngine> = {
     'yarrow-int8': () => yarrowEngine(VectorEncoding.int8, dir),
+    'yarrow-int8-small-cache': () => yarrowEngine(VectorEncoding.int8, dir, { kind: 'cache', fractionOfFiles: 0.25 }),
+    'yarrow-int8-memory': () => yarrowEngine(VectorEncoding.int8, dir, { kind: 'memory' }),
     'yarrow-float32': () => yarrowEngine(VectorEncoding.float32, dir),
     'yarrow-index': () => yarrowIndexEngine(join(tmp, 'index')),
     hnswlib: () => hnswlibEngine,
@@ -132,6 +136,8 @@ async function main(): Promise<void> {
       const byEf = efs.map((ef) => measure(index, queries, truth, k, ef));
       results.push({ name: engine.name, buildS, rssMb: process.memoryUsage().rss / 2 ** 20, byEf });
       console.log(`${engine.name}: built in ${num(buildS, 1)} s; ${byEf.map((r) => `ef ${r.ef}: recall ${num(r.recall, 3)} p50 ${num(r.p50, 3)} ms`).join('; ')}`);
+      const extra = index.describe?.() ?? '';
+      if (extra !== '') console.log(`${engine.name}: ${extra}`);
     }
   } finally {
     await rm(tmp, { recursive: true, force: true });

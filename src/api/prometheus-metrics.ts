@@ -5,6 +5,7 @@
  * Loaded late, through {@link ApiMetrics} (metrics.ts).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { vectorCacheStats, type BlockCacheStats } from '../engine/index.js';
 import type { IndexEvents, ServedIndex } from './served-index.js';
 
 /** The server's metrics in a prom-client registry. */
@@ -78,6 +79,24 @@ export class PrometheusMetrics implements IndexEvents {
     collected('yarrow_storage_downloaded_bytes_total', 'Bytes downloaded from object storage', (s) => s.transfers()?.bytesDownloaded);
     collected('yarrow_storage_uploaded_bytes_total', 'Bytes uploaded to object storage', (s) => s.transfers()?.bytesUploaded);
     collected('yarrow_storage_requests_total', 'Requests sent to object storage', (s) => s.transfers()?.requests);
+    // The process's vector block cache, shared by every index; absent until a vector field opens.
+    const cache = (name: string, help: string, read: (s: BlockCacheStats) => number): void => {
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.reset();
+          const s = vectorCacheStats();
+          if (s !== null) this.set(read(s));
+        },
+      });
+    };
+    cache('yarrow_vector_cache_hits', 'Page hits of the vector block cache since start', (s) => s.hits);
+    cache('yarrow_vector_cache_misses', 'Page misses (reads from the files) of the vector block cache since start', (s) => s.misses);
+    cache('yarrow_vector_cache_evictions', 'Pages evicted from the vector block cache since start', (s) => s.evictions);
+    cache('yarrow_vector_cache_used_bytes', 'Bytes of pages held by the vector block cache', (s) => s.pagesUsed * s.pageSize);
+    cache('yarrow_vector_cache_budget_bytes', 'Byte budget of the vector block cache (YARROW_VECTOR_CACHE_MB)', (s) => s.budgetBytes);
   }
 
   /** Records one finished request. */

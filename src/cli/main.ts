@@ -11,6 +11,7 @@ import { ExitCode, exitCodeOf, errorCodeOf } from './exit-codes.js';
 import type { ModeContext } from './modes/mode-context.js';
 import { buildProgram } from './program.js';
 import type { Invocation } from './program.js';
+import { applyVectorCacheEnv } from './vector-cache-env.js';
 
 /** The process around the CLI; tests pass their own. */
 export interface CliIo {
@@ -61,6 +62,7 @@ async function runMode(invocation: Invocation, io: CliIo): Promise<number> {
   const log = createPino(level, sink);
   const ctx: ModeContext = { stdout: io.stdout, stderr: io.stderr, env: io.env, signal: io.signal, log, sink };
   try {
+    await applyVectorCacheEnv(io.env);
     switch (invocation.mode) {
       case 'index file':
         return await (await import('./modes/index-file-mode.js')).runIndexFile(invocation.options, ctx);

@@ -26,6 +26,15 @@ export interface Directory {
   readRange(name: string, offset: number, length: number): Promise<Uint8Array>;
 
   /**
+   * Opens a file for synchronous reads by position (the analogue of Lucene's mmap: searches are
+   * synchronous, so a reader that keeps a large file on storage must read it without awaiting).
+   * Optional: a directory that cannot read a file synchronously leaves it out, and the engine
+   * then loads what it needs through {@link Directory.readRange} instead. Rejects like
+   * {@link Directory.readFile} when the file is missing.
+   */
+  openRandomAccess?(name: string): Promise<RandomAccessFile>;
+
+  /**
    * Creates or replaces a file with `data`. The bytes are NOT guaranteed durable until
    * {@link Directory.sync} has resolved for this name. Never use it to replace a file that readers
    * may open concurrently: write a new name and {@link Directory.rename} it instead.
@@ -56,6 +65,25 @@ export interface Directory {
 
   /** A human-readable description (path, bucket/prefix) for logs. */
   describe(): string;
+}
+
+/**
+ * A file open for synchronous reads by position. The file is immutable while open (the engine
+ * opens only segment files this way). The handle is closed by {@link RandomAccessFile.close}, or
+ * when it is garbage-collected: segment readers have no close of their own.
+ */
+export interface RandomAccessFile {
+  /** The file's name in its directory, for error messages. */
+  readonly name: string;
+  /** Bytes in the file when it was opened. */
+  readonly size: number;
+  /**
+   * Reads `target.length` bytes starting at `position` into `target`; returns how many were read
+   * (fewer only at the end of the file).
+   */
+  read(target: Uint8Array, position: number): number;
+  /** Releases the handle; idempotent. */
+  close(): void;
 }
 
 /** An append-only file handle, used by the write-ahead log. */

@@ -5,7 +5,7 @@
  *
  * A failed call does nothing to the inner directory: the error is raised before delegating.
  */
-import type { Appender, Directory, Lock, LockOwner } from '../engine/directory.js';
+import type { Appender, Directory, Lock, LockOwner, RandomAccessFile } from '../engine/directory.js';
 
 /**
  * Operations that can be made to fail. `sync` counts both `Directory.sync` and `Appender.sync`
@@ -39,6 +39,8 @@ export class FaultInjectingDirectory implements Directory {
   /** Operations failing on every call until {@link clearFaults} (a disk that stays full). */
   private failing = new Map<FaultOp, Error | undefined>();
   private readonly calls = new Map<FaultOp, number>();
+  /** The inner directory's positional reads, when it has them (the engine checks for the method). */
+  readonly openRandomAccess?: (name: string) => Promise<RandomAccessFile>;
 
   constructor(
     /** The wrapped directory, for tests that inspect what reached it. */
@@ -46,6 +48,7 @@ export class FaultInjectingDirectory implements Directory {
     options: FaultInjectingOptions = {},
   ) {
     for (const fault of options.faults ?? []) this.failOn(fault.op, fault.nth, fault.error);
+    if (inner.openRandomAccess !== undefined) this.openRandomAccess = inner.openRandomAccess.bind(inner);
   }
 
   /**

@@ -8,9 +8,10 @@
  */
 import { mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Appender, Directory, Lock, LockOwner } from '../engine/directory.js';
+import type { Appender, Directory, Lock, LockOwner, RandomAccessFile } from '../engine/directory.js';
 import { assertFileName } from './file-name.js';
 import { LocalAppender } from './local-appender.js';
+import { LocalRandomAccessFile } from './local-random-access-file.js';
 import { obtainLocalLock } from './local-lock.js';
 import { fileNotFoundError, rangePastEndError } from './lock-owner.js';
 import { readFully } from './read-fully.js';
@@ -83,6 +84,11 @@ export class LocalDirectory implements Directory {
     } finally {
       await handle.close();
     }
+  }
+
+  /** A positional-read descriptor on the file (see local-random-access-file.ts). */
+  async openRandomAccess(name: string): Promise<RandomAccessFile> {
+    return Promise.resolve(LocalRandomAccessFile.open(name, this.pathOf(name)));
   }
 
   async writeFile(name: string, data: Uint8Array): Promise<void> {

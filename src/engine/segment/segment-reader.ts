@@ -17,6 +17,7 @@ import type { TermInfo } from '../codec/postings/postings-reader.js';
 import { StoredFieldsReader } from '../codec/stored-fields/stored-fields-reader.js';
 import { TermDictionaryReader } from '../codec/term-dictionary/term-dictionary-reader.js';
 import { VectorFieldReader } from '../vector/vector-field-reader.js';
+import { sharedVectorCache } from '../vector/shared-block-cache.js';
 import { SegmentComponent, componentFile, segmentComponents, vectorFieldFiles } from './segment-component.js';
 import type { OptionalSegmentComponent } from './segment-component.js';
 import type { FileInfo, SegmentInfo } from './segment-info.js';
@@ -289,9 +290,9 @@ export class SegmentReader {
 }
 
 /**
- * Opens a segment's vector fields. Their files are read by position in bounded chunks, straight
- * into the structures a search uses (never whole into memory first), with every byte checked
- * against the footer checksum; the footer is tied to the manifest's record first.
+ * Opens a segment's vector fields: every byte checked against the footer checksum (the footer
+ * tied to the manifest's record first), then read by position through the process's shared
+ * vector cache when the directory can read by position, loaded into memory otherwise.
  */
 async function openVectorFields(dir: Directory, info: SegmentInfo): Promise<ReadonlyMap<string, VectorFieldReader>> {
   const fields = new Map<string, VectorFieldReader>();
@@ -303,7 +304,7 @@ async function openVectorFields(dir: Directory, info: SegmentInfo): Promise<Read
       checkFooterMagic(footer, name);
       checkRecordedChecksum(file, footerChecksum(footer, name));
     }
-    const reader = await VectorFieldReader.open(dir, names.vectors, names.graph);
+    const reader = await VectorFieldReader.open(dir, names.vectors, names.graph, { cache: sharedVectorCache() });
     if (reader.dim !== field.dim) throw new YarrowError(ErrorCode.corruptIndex, `${names.vectors}: ${reader.dim} dimensions, the manifest records ${field.dim}`, { file: names.vectors });
     fields.set(field.field, reader);
   }

@@ -5,13 +5,13 @@
  */
 import { ScoreHeap } from './score-heap.js';
 import type { SearchResults } from './hnsw-graph.js';
-import { SCORE_BATCH, type PreparedQuery, type VectorStore } from './vector-store.js';
+import { SCORE_BATCH, type PreparedQuery, type RecordScorer } from './vector-store.js';
 
 /**
  * Writes the `k` best ordinals of `store` for `q` (accepted by `accept`, null accepts all) to
  * `out`, best first; returns their count.
  */
-export function exactSearch(store: VectorStore, q: PreparedQuery, k: number, accept: ((ord: number) => boolean) | null, out: SearchResults): number {
+export function exactSearch(store: RecordScorer, q: PreparedQuery, k: number, accept: ((ord: number) => boolean) | null, out: SearchResults): number {
   const heap = new ScoreHeap(k + 1);
   const n = store.count;
   if (k <= 0 || n === 0) {

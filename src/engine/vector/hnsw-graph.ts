@@ -14,7 +14,8 @@
 import { NeighbourSelector } from './neighbour-selection.js';
 import { ScoreHeap } from './score-heap.js';
 import { VisitedSet } from './visited-set.js';
-import type { PreparedQuery, VectorStore } from './vector-store.js';
+import type { PreparedQuery, RecordScorer, VectorStore } from './vector-store.js';
+import type { PagedGraphLists } from './paged-graph-lists.js';
 
 /** Construction parameters. */
 export interface HnswParams {
@@ -50,6 +51,21 @@ export const VISIT_LIMIT_EXCEEDED = -1;
 
 const MAX_LEVEL = 31;
 
+/** The store of a paged graph until {@link HnswGraph.paged} sets the real one. */
+const EMPTY_STORE: RecordScorer = {
+  dim: 0,
+  encoding: 'int8',
+  count: 0,
+  ids: new Int32Array(0),
+  out: new Float32Array(0),
+  prepareQuery: () => ({ ptr: 0, scale: 1 }),
+  scoreIds: () => undefined,
+  scoreRange: () => undefined,
+  score: () => 0,
+  vector: () => new Float32Array(0),
+  record: () => new Uint8Array(0),
+};
+
 /** An HNSW graph over a vector store's ordinals. */
 export class HnswGraph {
   readonly m: number;
@@ -62,26 +78,33 @@ export class HnswGraph {
   private size = 0;
   private entry = -1;
   private top = -1;
-  private readonly visited: VisitedSet;
+  private visited: VisitedSet;
+  /** Level-0 lists and upper-level starts read through the block cache (null: all in memory). */
+  private paged: PagedGraphLists | null = null;
+  /** The records scored; a graph being built has them in memory ({@link builder}). */
+  private store: RecordScorer;
   private readonly candidates = new ScoreHeap(256);
   private readonly results = new ScoreHeap(256);
   private resultOrds = new Int32Array(256);
   private resultScores = new Float32Array(256);
   private rng: number;
-  private readonly selector: NeighbourSelector;
+  /** Link selection while building; null for a graph read from a file (never extended). */
+  private readonly selector: NeighbourSelector | null;
   private readonly levelMult: number;
 
+  /** `builder` holds the vectors being inserted; null only for {@link HnswGraph.paged}. */
   constructor(
-    private readonly store: VectorStore,
+    private readonly builder: VectorStore | null,
     readonly params: HnswParams,
     capacity = 1024,
   ) {
     if (!Number.isInteger(params.m) || params.m < 2 || params.m > 512) throw new RangeError(`m must be an integer in [2, 512], got ${params.m}`);
     if (!Number.isInteger(params.efConstruction) || params.efConstruction < 1) throw new RangeError(`ef_construction must be a positive integer, got ${params.efConstruction}`);
+    this.store = builder ?? EMPTY_STORE;
     this.m = params.m;
     this.m0 = 2 * params.m;
     this.levelMult = 1 / Math.log(params.m);
-    this.selector = new NeighbourSelector(store, this.m0);
+    this.selector = builder === null ? null : new NeighbourSelector(builder, this.m0);
     this.rng = params.seed >>> 0 || 0x9e3779b9;
     capacity = Math.max(1, capacity);
     this.levels = new Uint8Array(capacity);
@@ -103,6 +126,25 @@ export class HnswGraph {
     g.entry = arrays.entryPoint;
     g.top = arrays.maxLevel;
     g.visited.reset(arrays.count);
+    return g;
+  }
+
+  /**
+   * A graph to search (never to extend) whose level-0 lists are read through a block cache and
+   * whose vectors are `store`'s; `visited` is the cache's shared marks.
+   */
+  static paged(store: RecordScorer, head: { m: number; entryPoint: number; maxLevel: number }, lists: PagedGraphLists, visited: VisitedSet, level0: Int32Array): HnswGraph {
+    const g = new HnswGraph(null, { m: head.m, efConstruction: 1, seed: 1 }, 1);
+    g.store = store;
+    g.paged = lists;
+    g.level0 = level0;
+    g.upper = lists.layout.upper;
+    g.upperLength = g.upper.length;
+    g.levels = new Uint8Array(0);
+    g.size = lists.layout.nodes;
+    g.entry = head.entryPoint;
+    g.top = head.maxLevel;
+    g.visited = visited;
     return g;
   }
 
@@ -139,6 +181,9 @@ export class HnswGraph {
 
   /** Adds the store's next ordinal (which must be `count`) to the graph. */
   insert(ord: number): void {
+    const builder = this.builder;
+    const selector = this.selector;
+    if (builder === null || selector === null) throw new Error('a graph read from a file cannot be extended');
     if (ord !== this.size || ord >= this.store.count) throw new RangeError(`insert ${ord}: the graph has ${this.size} nodes, the store ${this.store.count}`);
     this.ensureCapacity(ord + 1);
     const level = this.randomLevel();
@@ -159,7 +204,7 @@ export class HnswGraph {
       this.top = level;
       return;
     }
-    const q = this.store.ordQuery(ord);
+    const q = builder.ordQuery(ord);
     let cur = this.entry;
     let curScore = this.store.score(q, cur);
     for (let l = this.top; l > level; l--) [cur, curScore] = this.greedy(q, cur, curScore, l);
@@ -170,12 +215,12 @@ export class HnswGraph {
       const scores = this.resultScores.slice(0, found);
       cur = ords[0];
       curScore = scores[0];
-      const n = this.selector.selectDiverse(ords, scores, found, this.m, selected);
+      const n = selector.selectDiverse(ords, scores, found, this.m, selected);
       const arr = this.listsOf(l);
       const at = this.listAt(ord, l);
       arr[at] = n;
       arr.set(selected.subarray(0, n), at + 1);
-      for (let i = 0; i < n; i++) this.link(selected[i], ord, l);
+      for (let i = 0; i < n; i++) this.link(selector, selected[i], ord, l);
     }
     if (level > this.top) {
       this.entry = ord;
@@ -288,7 +333,7 @@ export class HnswGraph {
   }
 
   /** Adds `ord` to the neighbours of `node` on `level`, re-selecting them when the list is full. */
-  private link(node: number, ord: number, level: number): void {
+  private link(selector: NeighbourSelector, node: number, ord: number, level: number): void {
     const arr = this.listsOf(level);
     const at = this.listAt(node, level);
     const max = level === 0 ? this.m0 : this.m;
@@ -298,7 +343,7 @@ export class HnswGraph {
       arr[at] = n + 1;
       return;
     }
-    this.selector.reselect(arr, at, node, ord, max);
+    selector.reselect(arr, at, node, ord, max);
   }
 
   /** The array holding the neighbour lists of `level` (read again after an insert grows it). */
@@ -308,7 +353,9 @@ export class HnswGraph {
 
   /** Where the neighbour list of `ord` on `level` starts in {@link listsOf}(level): count, then ordinals. */
   private listAt(ord: number, level: number): number {
-    return level === 0 ? ord * (this.m0 + 1) : this.upperStart[ord] + (level - 1) * (this.m + 1);
+    const paged = this.paged;
+    if (paged === null) return level === 0 ? ord * (this.m0 + 1) : this.upperStart[ord] + (level - 1) * (this.m + 1);
+    return level === 0 ? paged.level0At(ord) : paged.upperStartOf(ord) + (level - 1) * (this.m + 1);
   }
 
   private randomLevel(): number {

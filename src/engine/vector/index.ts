@@ -6,7 +6,9 @@
  * Directory port. It must never import from storage, ingest, api or cli.
  */
 export { VectorFieldWriter, DEFAULT_GRAPH_THRESHOLD, type VectorFieldOptions, type VectorFieldFiles } from './vector-field-writer.js';
-export { VectorFieldReader, type VectorSearchOptions, type VectorHits } from './vector-field-reader.js';
+export { VectorFieldReader, type VectorSearchOptions, type VectorHits, type VectorFieldOpenOptions } from './vector-field-reader.js';
+export { BlockCache, DEFAULT_CACHE_BYTES, DEFAULT_PAGE_SIZE, type BlockCacheOptions, type BlockCacheStats } from './block-cache.js';
+export { configureVectorCache, sharedVectorCache, vectorCacheStats } from './shared-block-cache.js';
 export { VectorEncoding, VectorSimilarity } from './quantization.js';
 export { KernelKind, wasmSimdAvailable } from './kernels/distance-kernels.js';
 export { VECTORS_MAGIC, VECTORS_VERSION } from './codec/vectors-file.js';

@@ -1,17 +1,31 @@
 /**
- * Searches one vector field of one segment: opens its vectors and graph files by position, then
- * answers k-nearest-neighbour queries over the graph, or by exact scan when the segment has no
- * graph or the filter is selective (Lucene's rule: once the walk has scored more vectors than the
- * filter accepts, scanning just the accepted ones is cheaper).
+ * Searches one vector field of one segment: opens its vectors and graph files, then answers
+ * k-nearest-neighbour queries over the graph, or by exact scan when the segment has no graph or
+ * the filter is selective (Lucene's rule: once the walk has scored more vectors than the filter
+ * accepts, scanning just the accepted ones is cheaper).
+ *
+ * Given a {@link BlockCache} and a directory with positional reads, the files stay on storage and
+ * are read by position through the cache (only the graph's upper levels are kept in memory), so
+ * a search process's memory is bounded by the cache's budget, not by the index. Without one (a
+ * memory or object-store directory, a writer merging) they are loaded into memory.
  */
 import type { Directory } from '../directory.js';
 import { HnswGraph, VISIT_LIMIT_EXCEEDED, type SearchResults } from './hnsw-graph.js';
 import type { KernelKind } from './kernels/distance-kernels.js';
 import { normalizeInPlace, VectorSimilarity, type VectorEncoding } from './quantization.js';
-import type { VectorStore } from './vector-store.js';
+import type { RecordScorer } from './vector-store.js';
 import { exactSearch } from './exact-search.js';
-import { readVectorsFile } from './codec/vectors-file.js';
-import { readHnswGraphFile } from './codec/hnsw-graph-file.js';
+import { openPagedVectorsFile, readVectorsFile } from './codec/vectors-file.js';
+import { openPagedHnswGraphFile, readHnswGraphFile } from './codec/hnsw-graph-file.js';
+import type { BlockCache } from './block-cache.js';
+
+/** How to open a field. */
+export interface VectorFieldOpenOptions {
+  /** Kernels of an in-memory store (tests compare the JavaScript fallback). */
+  kernels?: KernelKind;
+  /** Read the files by position through this cache (when the directory can). */
+  cache?: BlockCache;
+}
 
 /** Options of one search. */
 export interface VectorSearchOptions {
@@ -37,18 +51,38 @@ export class VectorFieldReader {
 
   private constructor(
     readonly similarity: VectorSimilarity,
-    private readonly store: VectorStore,
-    private readonly docIds: Int32Array,
+    private readonly store: RecordScorer,
+    /** docIds[ord]: the file's table in memory, or read through the cache (null: the identity). */
+    private readonly docIdAt: ((ord: number) => number) | null,
     private readonly graph: HnswGraph | null,
+    /** Whether the files are read through a block cache rather than held in memory. */
+    readonly paged: boolean,
   ) {
     this.query = new Float32Array(store.dim);
   }
 
-  /** Opens a field from its vectors file and graph file (read by position, checksums verified). */
-  static async open(dir: Directory, vectorsFile: string, graphFile: string, kernels?: KernelKind): Promise<VectorFieldReader> {
+  /**
+   * Opens a field from its vectors file and graph file, every byte checked against the files'
+   * checksums. `options` may be just the kernel kind (as before the cache existed).
+   */
+  static async open(dir: Directory, vectorsFile: string, graphFile: string, options: VectorFieldOpenOptions | KernelKind = {}): Promise<VectorFieldReader> {
+    const { kernels, cache } = typeof options === 'string' ? { kernels: options, cache: undefined } : options;
+    const positional = cache !== undefined && dir.openRandomAccess !== undefined ? (dir as Directory & Required<Pick<Directory, 'openRandomAccess'>>) : null;
+    const vectors = positional === null || cache === undefined ? null : await openPagedVectorsFile(positional, vectorsFile, cache);
+    if (vectors !== null && positional !== null && cache !== undefined) {
+      try {
+        const graph = await openPagedHnswGraphFile(positional, graphFile, vectors.store.count, cache);
+        const walk = graph === null ? null : HnswGraph.paged(vectors.store, graph.head, graph.lists, cache.visited, cache.i32);
+        const docIds = vectors.docIds;
+        return new VectorFieldReader(vectors.similarity, vectors.store, docIds === null ? null : (ord) => docIds.get(ord), walk, true);
+      } catch (error) {
+        vectors.file.close();
+        throw error;
+      }
+    }
     const { similarity, store, docIds } = await readVectorsFile(dir, vectorsFile, kernels);
     const arrays = await readHnswGraphFile(dir, graphFile, store.count);
-    return new VectorFieldReader(similarity, store, docIds, arrays === null ? null : HnswGraph.fromArrays(store, arrays));
+    return new VectorFieldReader(similarity, store, (ord) => docIds[ord], arrays === null ? null : HnswGraph.fromArrays(store, arrays), false);
   }
 
   /** Vectors in the segment. */
@@ -72,20 +106,20 @@ export class VectorFieldReader {
   }
 
   /** The records, for merges. */
-  get vectorStore(): VectorStore {
+  get vectorStore(): RecordScorer {
     return this.store;
   }
 
   /** The docId of ordinal `ord`. */
   docIdOf(ord: number): number {
-    return this.docIds[ord];
+    return this.docIdAt === null ? ord : this.docIdAt(ord);
   }
 
   /** The `k` nearest accepted documents to `vector`. */
   search(vector: ArrayLike<number>, k: number, options: VectorSearchOptions = {}): VectorHits {
     const q = this.prepare(vector);
     const accept = options.accept;
-    const acceptOrd = accept === undefined ? null : (ord: number) => accept(this.docIds[ord]);
+    const acceptOrd = this.acceptOrd(accept);
     k = Math.max(0, Math.min(k, this.store.count));
     const out = results(k);
     const limit = options.acceptCount ?? Infinity;
@@ -102,11 +136,18 @@ export class VectorFieldReader {
     const q = this.prepare(vector);
     k = Math.max(0, Math.min(k, this.store.count));
     const out = results(k);
-    exactSearch(this.store, q, k, accept === undefined ? null : (ord) => accept(this.docIds[ord]), out);
+    exactSearch(this.store, q, k, this.acceptOrd(accept), out);
     return this.hits(out, true);
   }
 
-  private prepare(vector: ArrayLike<number>): ReturnType<VectorStore['prepareQuery']> {
+  /** `accept` over docIds as a test over ordinals. */
+  private acceptOrd(accept: ((docId: number) => boolean) | undefined): ((ord: number) => boolean) | null {
+    if (accept === undefined) return null;
+    const at = this.docIdAt;
+    return at === null ? accept : (ord) => accept(at(ord));
+  }
+
+  private prepare(vector: ArrayLike<number>): ReturnType<RecordScorer['prepareQuery']> {
     if (vector.length !== this.store.dim) throw new RangeError(`query vector has ${vector.length} dimensions, the field has ${this.store.dim}`);
     const q = this.query;
     for (let i = 0; i < q.length; i++) q[i] = vector[i];
@@ -116,7 +157,7 @@ export class VectorFieldReader {
 
   private hits(out: SearchResults, exact: boolean): VectorHits {
     const docIds = new Int32Array(out.count);
-    for (let i = 0; i < out.count; i++) docIds[i] = this.docIds[out.ords[i]];
+    for (let i = 0; i < out.count; i++) docIds[i] = this.docIdOf(out.ords[i]);
     return { docIds, scores: out.scores.slice(0, out.count), exact };
   }
 }

@@ -119,7 +119,7 @@ export class VectorFieldWriter {
       const docId = docMap(reader.docIdOf(ord));
       if (docId < 0) continue;
       this.pushDoc(docId);
-      if (sameEncoding) this.store.appendRecords(source.records(ord, 1));
+      if (sameEncoding) this.store.appendRecords(source.record(ord));
       else this.store.append(source.vector(ord, v));
     }
   }

@@ -30,8 +30,35 @@ export interface PreparedQuery {
   scale: number;
 }
 
+/**
+ * What graph search and exact search need of a set of records: batch scoring by ordinal through
+ * the scratch {@link ids} / {@link out}. {@link VectorStore} holds the records in memory; a
+ * PagedVectorStore reads them by position through the shared block cache.
+ */
+export interface RecordScorer {
+  readonly dim: number;
+  readonly encoding: VectorEncoding;
+  readonly count: number;
+  /** Scratch ordinals for {@link scoreIds}. */
+  readonly ids: Int32Array;
+  /** Scratch scores written by {@link scoreIds} and {@link scoreRange}. */
+  readonly out: Float32Array;
+  /** Copies `v` into the query slot (quantized for int8). */
+  prepareQuery(v: Float32Array): PreparedQuery;
+  /** Scores `q` against the first `count` ordinals of {@link ids} into {@link out}. */
+  scoreIds(q: PreparedQuery, count: number): void;
+  /** Scores `q` against ordinals [first, first + count) (count <= SCORE_BATCH) into {@link out}. */
+  scoreRange(q: PreparedQuery, first: number, count: number): void;
+  /** Similarity of `q` and record `ord`. */
+  score(q: PreparedQuery, ord: number): number;
+  /** The float values of record `ord` (dequantized for int8). */
+  vector(ord: number, out?: Float32Array): Float32Array;
+  /** The raw bytes of record `ord` (a view, valid until the next call on the store). */
+  record(ord: number): Uint8Array;
+}
+
 /** Flat vector records in kernel memory, with batch scoring. */
-export class VectorStore {
+export class VectorStore implements RecordScorer {
   readonly lanes: number;
   readonly stride: number;
   private readonly kernels: DistanceKernels;
@@ -117,6 +144,10 @@ export class VectorStore {
   records(first = 0, count = this.size - first): Uint8Array {
     const start = this.base + first * this.stride;
     return this.u8View.subarray(start, start + count * this.stride);
+  }
+
+  record(ord: number): Uint8Array {
+    return this.records(ord, 1);
   }
 
   /** The float values of record `ord` (dequantized for int8). */

@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { errorCode } from '../system-error.js';
 import { readFully } from '../read-fully.js';
 
+/** Bytes per ranged GET when an object is downloaded to disk. */
+export const DOWNLOAD_CHUNK = 8 * 1024 * 1024;
+
 /** A bounded LRU cache of whole files on local disk. */
 export class FileCache {
   /** Name -> size, in recency order (least recent first; a Map keeps insertion order). */
@@ -95,6 +98,33 @@ export class FileCache {
     const temp = join(this.path, `.tmp-${process.pid}-${this.tempCounter++}`);
     await writeFile(temp, bytes);
     await this.moveIn(name, temp, bytes.length);
+  }
+
+  /**
+   * Downloads `size` bytes into a new temporary file of the cache's directory through `fetch`, in
+   * ranges of at most `chunk` bytes, so a large object never sits whole in memory; returns the
+   * temporary path (for {@link adopt}).
+   */
+  async download(size: number, fetch: (offset: number, length: number) => Promise<Uint8Array>, chunk = DOWNLOAD_CHUNK): Promise<string> {
+    const temp = join(this.path, `.tmp-${process.pid}-${this.tempCounter++}`);
+    const handle = await open(temp, 'w');
+    try {
+      for (let offset = 0; offset < size; offset += chunk) {
+        const bytes = await fetch(offset, Math.min(chunk, size - offset));
+        await handle.write(bytes, 0, bytes.length, offset);
+      }
+    } catch (error) {
+      await handle.close();
+      await unlink(temp).catch(() => undefined);
+      throw error;
+    }
+    await handle.close();
+    return temp;
+  }
+
+  /** The local path of a cached file (it may be evicted at any time: open it, then check). */
+  pathOf(name: string): string {
+    return join(this.path, name);
   }
 
   /** Moves a local file (on the same file system) into the cache under `name`. */

@@ -20,11 +20,12 @@
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Appender, Directory, Lock, LockOwner } from '../../engine/directory.js';
+import type { Appender, Directory, Lock, LockOwner, RandomAccessFile } from '../../engine/directory.js';
 import { ErrorCode, YarrowError } from '../../engine/errors.js';
 import { isMutableFile } from '../../engine/index-files.js';
 import { assertFileName } from '../file-name.js';
 import { LocalDirectory } from '../local-directory.js';
+import { LocalRandomAccessFile } from '../local-random-access-file.js';
 import { fileNotFoundError, rangePastEndError } from '../lock-owner.js';
 import { FileCache } from './file-cache.js';
 import { S3Lease } from './s3-lease.js';
@@ -136,17 +137,61 @@ export class S3Directory implements Directory {
     return got.bytes;
   }
 
-  /** Reads a range; an immutable file is downloaded whole into the cache once and read locally after. */
+  /**
+   * Reads a range; an immutable file is downloaded to the local cache once (in ranged GETs, never
+   * whole in memory) and read locally after.
+   */
   async readRange(name: string, offset: number, length: number): Promise<Uint8Array> {
     const local = await this.localFor(name);
     if (local !== undefined) return local.readRange(name, offset, length);
     if (this.pendingDeletes.has(name)) throw fileNotFoundError(name, this.store.describe(name));
     if (isMutable(name)) return this.store.getRange(name, offset, length);
-    if (!this.cache.has(name)) await this.readFile(name);
+    if (!this.cache.has(name)) await this.downloadToCache(name);
     const range = await this.cache.readRange(name, offset, length);
     if (range === null) throw rangePastEndError(name, offset, length, offset);
     // Too large for the cache (or evicted at once): ask the bucket for just the range.
     return range ?? this.store.getRange(name, offset, length);
+  }
+
+  /**
+   * Positional reads of an immutable file from its local copy (downloaded first when missing).
+   * The descriptor stays valid if the cache evicts the copy meanwhile: the file is unlinked, not
+   * truncated, and the disk space returns when the reader drops the descriptor.
+   */
+  async openRandomAccess(name: string): Promise<RandomAccessFile> {
+    const local = await this.localFor(name);
+    if (local?.openRandomAccess !== undefined) return local.openRandomAccess(name);
+    if (this.pendingDeletes.has(name)) throw fileNotFoundError(name, this.store.describe(name));
+    if (isMutable(name)) throw new Error(`${name}: positional reads are for immutable files only`);
+    if (this.cache.has(name)) {
+      try {
+        return LocalRandomAccessFile.open(name, this.cache.pathOf(name));
+      } catch (error) {
+        // Evicted since (a small cache, another process sharing it): fetch it again below.
+        if (!(error instanceof YarrowError && error.code === ErrorCode.fileNotFound)) throw error;
+        await this.cache.remove(name);
+      }
+    }
+    const { temp, size } = await this.download(name);
+    // Opened before the cache takes the copy, so that neither an eviction nor a copy too large
+    // for the cache (which adopt deletes) can take it from under the descriptor.
+    const file = LocalRandomAccessFile.open(name, temp);
+    await this.cache.adopt(name, temp, size);
+    return file;
+  }
+
+  /** Copies an immutable object into the local cache, in ranged GETs. */
+  private async downloadToCache(name: string): Promise<void> {
+    const { temp, size } = await this.download(name);
+    await this.cache.adopt(name, temp, size);
+  }
+
+  /** Downloads an object to a temporary file of the cache's directory, never whole in memory. */
+  private async download(name: string): Promise<{ temp: string; size: number }> {
+    const head = await this.store.head(name);
+    if (head === undefined) throw fileNotFoundError(name, this.store.describe(name));
+    const temp = await this.cache.download(head.size, (offset, length) => this.store.getRange(name, offset, length));
+    return { temp, size: head.size };
   }
 
   async writeFile(name: string, data: Uint8Array): Promise<void> {

@@ -96,6 +96,34 @@ describe('S3Directory', () => {
       assert.equal(reader.store.stats.bytesDownloaded, big.length, 'downloaded whole into the cache once');
       await reader.dir.readRange('seg-000002.pst', 5, 10);
       assert.equal(reader.store.stats.bytesDownloaded, big.length, 'later ranges are read from the cache');
+      const file = await reader.dir.openRandomAccess('seg-000002.pst');
+      const at = new Uint8Array(4096);
+      assert.equal(file.read(at, 20 * 1024 * 1024 - 100), 4096 - (4096 - 117));
+      assert.deepEqual(at.subarray(0, 117), big.subarray(20 * 1024 * 1024 - 100));
+      assert.equal(file.size, big.length);
+      file.close();
+      assert.equal(reader.store.stats.bytesDownloaded, big.length, 'positional reads use the cached copy');
+    } finally {
+      await reader.cleanup();
+      await cleanup();
+    }
+  });
+
+  it('reads an immutable file by position even when it is larger than the whole local cache', async () => {
+    const { dir, bucket, endpoint, cleanup } = await fresh();
+    const reader = await openOn(bucket, endpoint, { readOnly: true, cacheMaxBytes: 1024 * 1024 });
+    try {
+      const big = Uint8Array.from({ length: 9 * 1024 * 1024 + 5 }, (_, i) => (i * 7 + (i >> 12)) & 0xff);
+      await dir.writeFile('seg-000003.0.vec', big);
+      await dir.sync(['seg-000003.0.vec']);
+      const file = await reader.dir.openRandomAccess('seg-000003.0.vec');
+      assert.equal(reader.dir.cachedBytes, 0, 'too large to cache: only the open descriptor keeps it');
+      for (const position of [0, 8 * 1024 * 1024 - 3, big.length - 10]) {
+        const got = new Uint8Array(10);
+        assert.equal(file.read(got, position), 10);
+        assert.deepEqual(got, big.subarray(position, position + 10));
+      }
+      file.close();
     } finally {
       await reader.cleanup();
       await cleanup();

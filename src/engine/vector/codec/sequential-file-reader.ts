@@ -6,7 +6,7 @@
  * extra memory is one chunk, and every byte is still verified.
  */
 import { crc32 } from 'node:zlib';
-import type { Directory } from '../../directory.js';
+import type { Directory, RandomAccessFile } from '../../directory.js';
 import { ErrorCode, YarrowError } from '../../errors.js';
 import { checkHeader, checkFooterMagic, FOOTER_LENGTH, HEADER_LENGTH, verifyChecksum } from '../../codec/file-format.js';
 
@@ -19,14 +19,22 @@ export class SequentialFileReader {
   private crc = 0;
   private footerAt = -1;
 
+  /** Reused by every read through `file`, so that verifying a large file allocates one chunk. */
+  private scratch: Uint8Array | null = null;
+
   private constructor(
     private readonly dir: Directory,
     readonly fileName: string,
+    private readonly file: RandomAccessFile | null,
   ) {}
 
-  /** Opens `fileName` and checks its magic and version. */
-  static async open(dir: Directory, fileName: string, magic: string, version: number): Promise<SequentialFileReader> {
-    const r = new SequentialFileReader(dir, fileName);
+  /**
+   * Opens `fileName` and checks its magic and version. With `file` (the same file open for
+   * positional reads) the body is read through it into one reused buffer: a chunk handed to a
+   * sink is then valid only until the next read.
+   */
+  static async open(dir: Directory, fileName: string, magic: string, version: number, file: RandomAccessFile | null = null): Promise<SequentialFileReader> {
+    const r = new SequentialFileReader(dir, fileName, file);
     const header = await r.read(HEADER_LENGTH);
     try {
       checkHeader(header, fileName, magic, version);
@@ -51,7 +59,7 @@ export class SequentialFileReader {
 
   /** The next `length` bytes (a small section: header fields). */
   async read(length: number): Promise<Uint8Array> {
-    const bytes = await this.dir.readRange(this.fileName, this.pos, length);
+    const bytes = this.file !== null && length <= READ_CHUNK ? this.readScratch(this.file, length) : await this.dir.readRange(this.fileName, this.pos, length);
     if (bytes.length !== length) throw this.corrupt(`short read at ${this.pos}`);
     this.crc = crc32(bytes, this.crc);
     this.pos += length;
@@ -96,6 +104,13 @@ export class SequentialFileReader {
         actual: hex(withMagic),
       });
     }
+  }
+
+  private readScratch(file: RandomAccessFile, length: number): Uint8Array {
+    this.scratch ??= new Uint8Array(READ_CHUNK);
+    const bytes = this.scratch.subarray(0, length);
+    if (file.read(bytes, this.pos) !== length) throw this.corrupt(`short read at ${this.pos}`);
+    return bytes;
   }
 
   /** A corrupt_index error naming this file. */

@@ -19,11 +19,14 @@
  */
 import { ByteWriter } from '../../codec/bytes/byte-writer.js';
 import { FOOTER_LENGTH, HEADER_LENGTH, writeFooter, writeHeader } from '../../codec/file-format.js';
-import type { Directory } from '../../directory.js';
+import type { Directory, RandomAccessFile } from '../../directory.js';
 import { VectorEncoding, VectorSimilarity } from '../quantization.js';
 import { recordLayout, VectorStore } from '../vector-store.js';
 import type { KernelKind } from '../kernels/distance-kernels.js';
 import { SequentialFileReader } from './sequential-file-reader.js';
+import type { BlockCache } from '../block-cache.js';
+import { PagedDocIds } from '../paged-doc-ids.js';
+import { PagedVectorStore } from '../paged-vector-store.js';
 
 export const VECTORS_MAGIC = 'Yvec';
 export const VECTORS_VERSION = 1;
@@ -64,6 +67,64 @@ export function writeVectorsFile(content: VectorsFileContent): Uint8Array {
  */
 export async function readVectorsFile(dir: Directory, fileName: string, kind?: KernelKind): Promise<VectorsFileContent> {
   const r = await SequentialFileReader.open(dir, fileName, VECTORS_MAGIC, VECTORS_VERSION);
+  const { dim, count, encoding, similarity, stride } = await readHead(r);
+  const store = new VectorStore(dim, encoding, count, kind);
+  await r.stream(count * stride, stride, (chunk) => {
+    store.appendRecords(chunk);
+  });
+  const docIds = new Int32Array(count);
+  await r.readInto(docIds);
+  await r.finish();
+  return { similarity, store, docIds };
+}
+
+/** A vectors file kept on storage and read through a block cache. */
+export interface PagedVectorsFile {
+  similarity: VectorSimilarity;
+  store: PagedVectorStore;
+  /** docIds[ord]; null when it is the identity (every document of the segment has a vector). */
+  docIds: PagedDocIds | null;
+  /** The open file (closed by the caller if opening the field fails later). */
+  file: RandomAccessFile;
+}
+
+/**
+ * Opens a vectors file to be read by position through `cache`. Every byte is still verified
+ * against the checksum once, streamed in bounded chunks, and nothing of it is kept in memory.
+ * Null when a record is larger than a cache page (the caller then loads the file instead).
+ */
+export async function openPagedVectorsFile(dir: Directory & Required<Pick<Directory, 'openRandomAccess'>>, fileName: string, cache: BlockCache): Promise<PagedVectorsFile | null> {
+  const file = await dir.openRandomAccess(fileName);
+  try {
+    return await openPaged(dir, fileName, cache, file);
+  } catch (error) {
+    file.close();
+    throw error;
+  }
+}
+
+async function openPaged(dir: Directory, fileName: string, cache: BlockCache, file: RandomAccessFile): Promise<PagedVectorsFile | null> {
+  const r = await SequentialFileReader.open(dir, fileName, VECTORS_MAGIC, VECTORS_VERSION, file);
+  const { dim, count, encoding, similarity, stride } = await readHead(r);
+  if (stride > cache.pageSize) {
+    file.close();
+    return null;
+  }
+  await r.stream(count * stride, stride, () => undefined);
+  // Whether docIds[ord] === ord throughout (a holder: TypeScript does not see the callback assign).
+  const scan = { identity: true, ord: 0 };
+  await r.stream(count * 4, 4, (chunk) => {
+    const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    for (let at = 0; at < chunk.length && scan.identity; at += 4, scan.ord++) scan.identity = view.getInt32(at, true) === scan.ord;
+  });
+  await r.finish();
+  const position = HEADER_LENGTH + 16;
+  const store = new PagedVectorStore(cache, file, { dim, encoding, count, position });
+  return { similarity, store, docIds: scan.identity ? null : new PagedDocIds(cache, file, count, position + count * stride), file };
+}
+
+/** The header fields after the magic and version, checked. */
+async function readHead(r: SequentialFileReader): Promise<{ dim: number; count: number; encoding: VectorEncoding; similarity: VectorSimilarity; stride: number }> {
   const head = new DataView((await r.read(16)).slice().buffer);
   const dim = head.getUint32(0, true);
   const count = head.getUint32(4, true);
@@ -76,12 +137,5 @@ export async function readVectorsFile(dir: Directory, fileName: string, kind?: K
   if (stride !== recordLayout(dim, encoding).stride) throw r.corrupt(`record stride ${stride} does not match ${encoding} x ${dim}`);
   if (count > 0x7fffffff / stride) throw r.corrupt(`${count} vectors do not fit a segment`);
   await r.expectSize(HEADER_LENGTH + 16 + count * (stride + 4) + FOOTER_LENGTH);
-  const store = new VectorStore(dim, encoding, count, kind);
-  await r.stream(count * stride, stride, (chunk) => {
-    store.appendRecords(chunk);
-  });
-  const docIds = new Int32Array(count);
-  await r.readInto(docIds);
-  await r.finish();
-  return { similarity, store, docIds };
+  return { dim, count, encoding, similarity, stride };
 }
