@@ -348,7 +348,7 @@ export class IndexWriter {
       }
     }
     // Delete older copies of every touched id from the existing segments (copy-on-write).
-    this.registry.deleteIds(this.pendingIds);
+    await this.registry.deleteIds(this.pendingIds, new TimeSlicer());
     this.pendingIds = new Set();
     if (added !== null) {
       this.registry.add(added);
