@@ -101,6 +101,7 @@ export class IndexWriter {
       registry: this.registry,
       policy: options.mergePolicy,
       segmentLoad: options.segmentLoad,
+      mergeThread: options.mergeThread,
       canMerge: () => options.merges && !this.closing && !this.closed && this.failure === null,
       canForceMerge: () => !this.closing && !this.closed && this.failure === null,
       isLive: () => !this.closed && this.failure === null,

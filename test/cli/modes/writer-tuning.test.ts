@@ -35,10 +35,10 @@ describe('writerTuning', () => {
     assert.deepEqual(writerTuning(indexingOf(config, 'a')), { maxBufferBytes: 4 * MB, mergePolicy: { maxMergedSegmentBytes: 64 * MB } });
   });
 
-  it('gives the HTTP modes an inversion thread on top of the index\'s settings', () => {
+  it('gives the HTTP modes an inversion thread and a merge thread on top of the index\'s settings', () => {
     const { config } = parseConfig('indexing: { buffer_mb: 4 }\nschema:\n  a:\n    fields: {}\n', 'c.yml', {});
     const indexing = indexingOf(config, 'a');
-    assert.deepEqual(serverWriterTuning(indexing), { ...writerTuning(indexing), inversionThreads: 1 });
+    assert.deepEqual(serverWriterTuning(indexing), { ...writerTuning(indexing), inversionThreads: 1, mergeThread: true });
     assert.equal(writerTuning(indexing).inversionThreads, undefined);
   });
 });
