@@ -18,7 +18,7 @@
  * Run: `npm run build && node --import tsx bench/index-memory.bench.ts`.
  */
 import { spawn } from 'node:child_process';
-import { createReadStream, createWriteStream, existsSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
@@ -26,6 +26,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { dataDir, REPO_ROOT } from './corpus.js';
+import { writeGeneratedJsonl } from './generated-jsonl.js';
 
 const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 const MB = 1024 * 1024;
@@ -53,20 +54,16 @@ async function loadText(): Promise<{ descriptions: string[]; summaries: string[]
   return { descriptions, summaries, sections: [...sections] };
 }
 
-/** Writes about `megabytes` of JSONL of `docKb`-KB documents with backpressure; returns the doc count. */
+/** Writes about `megabytes` of JSONL of `docKb`-KB documents; returns the doc count. */
 async function generate(path: string, megabytes: number, docKb: number): Promise<number> {
   const { descriptions, summaries, sections } = await loadText();
-  const out = createWriteStream(path, { highWaterMark: 1 << 20 });
   let seed = 17;
   const rnd = (n: number): number => {
     seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
     return seed % n;
   };
-  const target = megabytes * MB;
   const bodyChars = docKb * 1024;
-  let written = 0;
-  let docs = 0;
-  while (written < target) {
+  return writeGeneratedJsonl(path, megabytes, (n) => {
     const parts: string[] = [];
     let length = 0;
     while (length < bodyChars) {
@@ -74,22 +71,15 @@ async function generate(path: string, megabytes: number, docKb: number): Promise
       parts.push(d);
       length += d.length + 2;
     }
-    const doc = {
-      _id: `doc-${docs}`,
+    return {
+      _id: `doc-${n}`,
       title: summaries[rnd(summaries.length)],
       body: parts.join('\n\n').slice(0, bodyChars),
       section: sections[rnd(sections.length)],
       size: rnd(1 << 30),
       year: 1990 + rnd(36),
     };
-    const line = `${JSON.stringify(doc)}\n`;
-    written += Buffer.byteLength(line);
-    docs++;
-    if (!out.write(line)) await once(out, 'drain');
-  }
-  out.end();
-  await once(out, 'finish');
-  return docs;
+  });
 }
 
 /** A `/proc/<pid>/status` figure in bytes (VmRSS, VmHWM), or NaN once the process is gone. */
