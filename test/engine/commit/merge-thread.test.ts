@@ -63,6 +63,39 @@ describe('merges on a worker thread (WriterOptions.mergeThread)', () => {
     assert.ok(!threaded.hits.includes('d3'), 'a doc deleted before the merge stays deleted');
   });
 
+  it('read the sources from the directory on the thread, where a searchable writer merges from memory', async () => {
+    const reads = async (mergeThread: boolean): Promise<number> => {
+      const local = await LocalDirectory.open(await tempDir());
+      let count = 0;
+      // A counting view of the real directory: every call goes through to it.
+      const counted = new Proxy(local, {
+        get(target, prop, receiver) {
+          const value = Reflect.get(target, prop, receiver) as unknown;
+          if (typeof value !== 'function') return value;
+          return (...args: unknown[]) => {
+            if (prop === 'readFile' || prop === 'readRange') count++;
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      });
+      const index = await Index.open(counted, { name: 'm', mapping, refreshIntervalMs: 0, writer: { merges: false, mergeThread } });
+      for (let i = 0; i < 3; i++) {
+        await index.upsert(docs(i * 10, 10));
+        await index.refresh();
+      }
+      const before = count;
+      await index.forceMerge(1);
+      const during = count - before;
+      await index.close();
+      return during;
+    };
+    // On this thread the merge reads the searchable readers it holds and only opens the result;
+    // on a thread of its own it reads every source part from the directory.
+    const inline = await reads(false);
+    const threaded = await reads(true);
+    assert.ok(threaded > inline, `threaded merge read ${threaded} times, inline ${inline}`);
+  });
+
   it('fail the merge with the write error and leave no merged file behind when a write fails', async () => {
     const path = await tempDir();
     const faulty = new FaultInjectingDirectory(await LocalDirectory.open(path));
