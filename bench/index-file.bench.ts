@@ -12,7 +12,7 @@
  * Run: `npm run build && node --import tsx bench/index-file.bench.ts`.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -25,6 +25,7 @@ import { decompressByMagic, readJsonlBatches } from '../src/ingest/index.js';
 import { writerTuning } from '../src/cli/modes/writer-tuning.js';
 import { DEFAULT_BUFFER_MB, DEFAULT_MAX_MERGED_SEGMENT_MB } from '../src/config/config-schema.js';
 import { NPM_SCHEMA_YAML } from './corpus.js';
+import { writeGeneratedJsonl } from './generated-jsonl.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** The V8 flags of the executable's shebang (src/cli.ts), for children that run the engine directly. */
@@ -75,27 +76,15 @@ async function runChild(command: string, args: readonly string[], cwd: string, e
 
 const words = 'search engine index segment posting term query score rank field document token analyzer stem merge commit flush snapshot reader writer buffer block skip norm vector filter facet sort range match phrase boolean fuzzy prefix wildcard shard replica cluster node yarrow river mountain forest ocean desert city village market garden music movie story'.split(' ');
 
-/** Writes `megabytes` of JSONL with backpressure; returns the number of documents. */
+/** Writes `megabytes` of JSONL; returns the number of documents. */
 async function generate(path: string, megabytes: number): Promise<number> {
-  const out = createWriteStream(path);
-  const target = megabytes * 1024 * 1024;
-  let written = 0;
-  let docs = 0;
   let seed = 42;
   const rnd = (n: number): number => {
     seed = (seed * 1103515245 + 12345) >>> 0;
     return seed % n;
   };
   const sentence = (n: number): string => Array.from({ length: n }, () => words[rnd(words.length)] + (rnd(7) === 0 ? String(rnd(5000)) : '')).join(' ');
-  while (written < target) {
-    const line = `${JSON.stringify({ _id: `doc-${docs}`, title: sentence(6), body: sentence(60), tags: [words[rnd(words.length)], words[rnd(words.length)]], year: 1950 + rnd(75) })}\n`;
-    written += Buffer.byteLength(line);
-    docs++;
-    if (!out.write(line)) await once(out, 'drain');
-  }
-  out.end();
-  await once(out, 'finish');
-  return docs;
+  return writeGeneratedJsonl(path, megabytes, (docs) => ({ _id: `doc-${docs}`, title: sentence(6), body: sentence(60), tags: [words[rnd(words.length)], words[rnd(words.length)]], year: 1950 + rnd(75) }));
 }
 
 /** Child mode: the ingest pipeline alone over a file. */

@@ -26,6 +26,8 @@ const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const SEARCH_CHILD = path.join(REPO_ROOT, 'bench', 'engines', 'yarrow', 'search-child.ts');
 /** The V8 flags of the executable's shebang (src/cli.ts); `node dist/cli.js` would not apply them. */
 const SHEBANG_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=25'];
+/** The environment the shebang sets (src/cli.ts). */
+const SHEBANG_ENV = { MALLOC_MMAP_THRESHOLD_: '131072' };
 
 /** Creates the engine; the index lives in `<dir>/store/<corpus>`. */
 export const createEngine: CreateEngine = async (corpus: CorpusSpec, dir: string) => {
@@ -52,7 +54,7 @@ export const createEngine: CreateEngine = async (corpus: CorpusSpec, dir: string
       await once(out, 'finish');
       writeMs = performance.now() - writeStart;
       const child = spawn(process.execPath, [...SHEBANG_FLAGS, CLI, 'index', 'file', '-c', config, '-i', corpus.name, '-u', input], {
-        env: { ...process.env, YARROW_REPORT_MAX_RSS: '1', NODE_OPTIONS: '' },
+        env: { ...process.env, ...SHEBANG_ENV, YARROW_REPORT_MAX_RSS: '1', NODE_OPTIONS: '' },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       let stderr = '';

@@ -16,7 +16,7 @@ import type { ModeContext, ServerOptions } from './mode-context.js';
 import { modelsOf, openModels } from './open-models.js';
 import type { OpenedModels } from './open-models.js';
 import { openStore } from './open-store.js';
-import { writerTuning } from './writer-tuning.js';
+import { serverWriterTuning } from './writer-tuning.js';
 import type { OpenStoreOptions, OpenedStore } from './open-store.js';
 
 /** Runs `api` (also reached as `index api`). */
@@ -98,7 +98,7 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
           // The engine's reader refreshes every refreshMs (metrics read the count from its stats).
           // The indexer-only role never searches: id-only segment readers keep its memory flat.
           const indexing = indexingOf(loaded.config, name);
-          const index = await Index.open(store.dir, { name, mapping, logger: log, refreshIntervalMs: indexing.refresh_interval_ms ?? refreshMs, searchable: role !== 'api', writer: writerTuning(indexing), embedders, reopenBackoff: { firstMs: reopenMs, maxMs: Math.max(reopenMs, 10_000) } });
+          const index = await Index.open(store.dir, { name, mapping, logger: log, refreshIntervalMs: indexing.refresh_interval_ms ?? refreshMs, searchable: role !== 'api', writer: serverWriterTuning(indexing), embedders, reopenBackoff: { firstMs: reopenMs, maxMs: Math.max(reopenMs, 10_000) } });
           served.set(name, new WritableIndex(name, index, store.localPath, store.transfers));
           ctx.log.info(`opened index ${name} (${store.location}) at seq=${index.stats().seq}`);
         }

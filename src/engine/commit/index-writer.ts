@@ -101,6 +101,7 @@ export class IndexWriter {
       registry: this.registry,
       policy: options.mergePolicy,
       segmentLoad: options.segmentLoad,
+      mergeThread: options.mergeThread,
       canMerge: () => options.merges && !this.closing && !this.closed && this.failure === null,
       canForceMerge: () => !this.closing && !this.closed && this.failure === null,
       isLive: () => !this.closed && this.failure === null,
@@ -348,7 +349,7 @@ export class IndexWriter {
       }
     }
     // Delete older copies of every touched id from the existing segments (copy-on-write).
-    this.registry.deleteIds(this.pendingIds);
+    await this.registry.deleteIds(this.pendingIds, new TimeSlicer());
     this.pendingIds = new Set();
     if (added !== null) {
       this.registry.add(added);

@@ -17,6 +17,7 @@ import type { SegmentLoad } from '../segment/segment-reader.js';
 import { planForcedMerge, planMerges } from './merge-policy.js';
 import type { MergePolicyOptions } from './merge-policy.js';
 import type { Mutex } from './mutex.js';
+import { mergeOnThread } from './merge-thread.js';
 import type { LiveSegment, SegmentRegistry } from './segment-registry.js';
 
 /** What the scheduler needs from the writer it serves. */
@@ -27,6 +28,8 @@ export interface MergeHost {
   readonly registry: SegmentRegistry;
   readonly policy: Partial<MergePolicyOptions>;
   readonly segmentLoad: SegmentLoad;
+  /** Whether merges run on a worker thread (see `WriterOptions.mergeThread`). */
+  readonly mergeThread: boolean;
   /** Whether merges may start (false once closing, closed or failed). */
   canMerge(): boolean;
   /** Whether a forced merge may go on (false once closing, closed or failed; true with merges off). */
@@ -166,10 +169,13 @@ export class MergeScheduler {
     }));
     const written: string[] = [];
     try {
-      const { info, docMaps } = await mergeSegments(name, sources, async (files) => {
+      const write = async (files: ReadonlyMap<string, Uint8Array>): Promise<void> => {
         written.push(...files.keys());
         await host.writeFiles(files);
-      });
+      };
+      const { info, docMaps } = host.mergeThread
+        ? await mergeOnThread(host.dir, name, segments.map((s, i) => ({ info: s.info, liveDocs: liveDocs[i] })), write)
+        : await mergeSegments(name, sources, write);
       const reader = await SegmentReader.open(host.dir, info, undefined, host.segmentLoad);
       return { reader, info, docMaps };
     } catch (e) {

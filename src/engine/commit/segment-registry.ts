@@ -6,6 +6,7 @@
  */
 import { LiveDocs } from '../codec/live-docs/live-docs.js';
 import type { Directory } from '../directory.js';
+import type { TimeSlicer } from '../event-loop.js';
 import { liveDocsGenerationOf } from '../index-files.js';
 import type { SegmentInfo } from '../segment/segment-info.js';
 import { segmentBytes } from '../segment/segment-info.js';
@@ -95,21 +96,34 @@ export class SegmentRegistry {
     return sources.every((s) => this.segments.includes(s));
   }
 
-  /** Deletes older copies of `ids` from the registered segments (copy-on-write live docs). */
-  deleteIds(ids: Iterable<string>): void {
+  /**
+   * Deletes older copies of `ids` from the registered segments (copy-on-write live docs). It runs
+   * next to searches: the lookups (one per id and segment, the slow part after a large batch) run
+   * in time slices, then the deletes found are applied in one go, so no one ever sees a segment's
+   * deletes half applied. The caller holds the writer's mutex: the segment list stays as it is
+   * while this yields.
+   */
+  async deleteIds(ids: Iterable<string>, slicer: TimeSlicer): Promise<void> {
     const list = [...ids];
+    const found: [LiveSegment, number[]][] = [];
     for (const seg of this.segments) {
-      let cloned = false;
+      const docs: number[] = [];
       for (const id of list) {
-        for (const doc of seg.reader.docsWithId(id)) {
-          if (!seg.liveDocs.isLive(doc)) continue;
-          if (!cloned) {
-            seg.liveDocs = seg.liveDocs.clone();
-            cloned = true;
-          }
-          seg.liveDocs.delete(doc);
-          seg.liveDirty = true;
+        if (slicer.due()) await slicer.yield();
+        for (const doc of seg.reader.docsWithId(id)) docs.push(doc);
+      }
+      if (docs.length > 0) found.push([seg, docs]);
+    }
+    for (const [seg, docs] of found) {
+      let cloned = false;
+      for (const doc of docs) {
+        if (!seg.liveDocs.isLive(doc)) continue;
+        if (!cloned) {
+          seg.liveDocs = seg.liveDocs.clone();
+          cloned = true;
         }
+        seg.liveDocs.delete(doc);
+        seg.liveDirty = true;
       }
     }
   }

@@ -25,6 +25,12 @@ export interface WriterOptions {
    * encoding segments run on a worker thread while this one parses, validates and logs.
    */
   readonly inversionThreads: number;
+  /**
+   * Run each merge on a worker thread of its own (`merge-thread.ts`), which reads the sources and
+   * encodes the merged segment while this thread only does the I/O: for processes that answer
+   * requests while they index (`api`, `standalone`).
+   */
+  readonly mergeThread: boolean;
 }
 
 export const defaultWriterOptions: WriterOptions = {
@@ -34,6 +40,7 @@ export const defaultWriterOptions: WriterOptions = {
   mergePolicy: {},
   segmentLoad: SegmentLoad.full,
   inversionThreads: 0,
+  mergeThread: false,
 };
 
 /** A validated document ready for the writer, serialised once for both the WAL and stored fields. */

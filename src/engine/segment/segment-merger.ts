@@ -99,13 +99,17 @@ async function mergeStoredPhase(
   docMaps: readonly Int32Array[],
   slicer: TimeSlicer,
 ): Promise<Map<string, Uint8Array>> {
-  const readers = await openAll(sources, SegmentLoad.storedFields);
-  for (let i = 0; i < readers.length; i++) {
+  // Docs are copied source after source, so each source is opened only when its turn comes and
+  // dropped after: the phase holds one source's stored fields at a time, not all of them (long
+  // documents make this the biggest part of a segment).
+  for (let i = 0; i < sources.length; i++) {
     const map = docMaps[i];
+    if (!map.some((nd) => nd >= 0)) continue;
+    const { stored } = await sources[i].open(SegmentLoad.storedFields);
     for (let d = 0; d < map.length; d++) {
       if (map[d] < 0) continue;
       if (slicer.due()) await slicer.yield();
-      writer.stored.addRaw(readers[i].stored.getRaw(d));
+      writer.stored.addRaw(stored.getRaw(d));
     }
   }
   return writer.take([SegmentComponent.storedFields]);

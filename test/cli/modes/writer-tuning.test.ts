@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { writerTuning } from '../../../src/cli/modes/writer-tuning.js';
+import { serverWriterTuning, writerTuning } from '../../../src/cli/modes/writer-tuning.js';
 import { indexingOf, parseConfig } from '../../../src/config/index.js';
 
 const MB = 1024 * 1024;
@@ -33,5 +33,12 @@ describe('writerTuning', () => {
   it('applies an index\'s indexing overrides over the top-level section in Yarrow\'s shape', () => {
     const { config } = parseConfig('indexing: { buffer_mb: 4 }\nschema:\n  a:\n    indexing: { max_merged_segment_mb: 64 }\n    fields: {}\n', 'c.yml', {});
     assert.deepEqual(writerTuning(indexingOf(config, 'a')), { maxBufferBytes: 4 * MB, mergePolicy: { maxMergedSegmentBytes: 64 * MB } });
+  });
+
+  it('gives the HTTP modes an inversion thread and a merge thread on top of the index\'s settings', () => {
+    const { config } = parseConfig('indexing: { buffer_mb: 4 }\nschema:\n  a:\n    fields: {}\n', 'c.yml', {});
+    const indexing = indexingOf(config, 'a');
+    assert.deepEqual(serverWriterTuning(indexing), { ...writerTuning(indexing), inversionThreads: 1, mergeThread: true });
+    assert.equal(writerTuning(indexing).inversionThreads, undefined);
   });
 });

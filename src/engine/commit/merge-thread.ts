@@ -1,0 +1,91 @@
+/**
+ * Runs one merge on a worker thread (`merge-worker.ts`), so that the writer's event loop keeps
+ * answering searches and requests while segments are decoded, remapped and encoded (issue 17:
+ * search latency while indexing). This thread stays the only one that touches the directory: it
+ * serves the worker's reads and writes the files the worker hands over, phase by phase, exactly as
+ * a merge on this thread would, so durability and the files written are the same.
+ */
+import { Worker } from 'node:worker_threads';
+import type { LiveDocs } from '../codec/live-docs/live-docs.js';
+import type { Directory } from '../directory.js';
+import type { SegmentInfo } from '../segment/segment-info.js';
+import type { MergedSegment } from '../segment/segment-merger.js';
+import type { MergeThreadMessage, MergeThreadRequest } from './merge-worker.js';
+
+/** A source of a threaded merge: its manifest entry and the live docs the merge starts from. */
+export interface ThreadedMergeSource {
+  readonly info: SegmentInfo;
+  readonly liveDocs: LiveDocs;
+}
+
+/**
+ * Merges `sources` into segment `name` on a new worker thread, reading them from `dir` and handing
+ * each phase's files to `write`; resolves as `mergeSegments` does, once the worker is gone.
+ */
+export function mergeOnThread(
+  dir: Directory,
+  name: string,
+  sources: readonly ThreadedMergeSource[],
+  write: (files: ReadonlyMap<string, Uint8Array>) => Promise<void>,
+): Promise<MergedSegment> {
+  const worker = startWorker();
+  return new Promise<MergedSegment>((resolve, reject) => {
+    let settled = false;
+    const finish = (error: Error | null, merged?: MergedSegment): void => {
+      if (settled) return;
+      settled = true;
+      void worker.terminate().finally(() => {
+        if (error === null) resolve(merged!);
+        else reject(error);
+      });
+    };
+    const reply = (message: MergeThreadRequest, transfer: ArrayBuffer[] = []): void => {
+      if (!settled) worker.postMessage(message, transfer);
+    };
+    worker.on('message', (message: MergeThreadMessage) => {
+      switch (message.type) {
+        case 'read': {
+          const read = message.offset === undefined ? dir.readFile(message.name) : dir.readRange(message.name, message.offset, message.length ?? 0);
+          read.then(
+            (bytes) => { reply({ type: 'data', id: message.id, bytes }); },
+            (e: unknown) => { reply({ type: 'error', id: message.id, message: (e as Error).message }); },
+          );
+          return;
+        }
+        case 'write':
+          write(new Map(message.files)).then(
+            () => { reply({ type: 'written', id: message.id }); },
+            // The write's own error (an I/O failure) is what the merge fails with.
+            (e: unknown) => { finish(e as Error); },
+          );
+          return;
+        case 'done':
+          finish(null, { info: message.info, docMaps: message.docMaps });
+          return;
+        case 'failed':
+          finish(new Error(`merge thread failed: ${message.message}`));
+          return;
+      }
+    });
+    worker.on('error', (e: Error) => { finish(e); });
+    worker.on('exit', (code) => { finish(new Error(`merge thread exited (code ${code})`)); });
+    worker.postMessage({
+      type: 'merge',
+      name,
+      segments: sources.map((s) => ({ info: s.info, liveDocs: s.liveDocs.encode() })),
+    } satisfies MergeThreadRequest);
+  });
+}
+
+/**
+ * Starts `merge-worker.js` next to this module. Run from source under tsx (tests, benchmarks),
+ * this module is TypeScript and a worker does not inherit tsx's loader: the worker registers it
+ * first, then imports the TypeScript entry.
+ */
+function startWorker(): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./merge-worker.js', import.meta.url));
+  const entry = new URL('./merge-worker.ts', import.meta.url).href;
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const code = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
+  return new Worker(code, { eval: true });
+}

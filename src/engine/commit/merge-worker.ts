@@ -1,0 +1,113 @@
+/**
+ * The merge thread's entry point (a `worker_threads` worker started by `merge-thread.ts` for one
+ * merge): it runs `mergeSegments` on segments it reads through the writer's directory, so that
+ * decoding, remapping and encoding a merge never hold the writer's event loop. It does no I/O of its
+ * own: every read and write is a message to the writer's thread, which owns the directory (local,
+ * S3 or memory alike) and writes the files as the single-threaded merge would.
+ *
+ * Protocol (`merge-thread.ts` is the other side), on the worker's parent port:
+ * - in: `{ type: 'merge', name, segments }` once, with each source's info and encoded live docs;
+ * - out: `{ type: 'read', id, name, offset?, length? }` answered by `{ type: 'data', id, bytes }`
+ *   or `{ type: 'error', id, message }`; `{ type: 'write', id, files }` (bytes transferred)
+ *   answered by `{ type: 'written', id }` or `{ type: 'error', id, message }`;
+ * - out, last: `{ type: 'done', info, docMaps }` or `{ type: 'failed', message }`.
+ */
+import { parentPort } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
+import { LiveDocs } from '../codec/live-docs/live-docs.js';
+import type { Appender, Directory, Lock } from '../directory.js';
+import type { SegmentInfo } from '../segment/segment-info.js';
+import { mergeSegments } from '../segment/segment-merger.js';
+import { SegmentReader } from '../segment/segment-reader.js';
+
+/** What the writer's thread sends. */
+export type MergeThreadRequest =
+  | { readonly type: 'merge'; readonly name: string; readonly segments: readonly { readonly info: SegmentInfo; readonly liveDocs: Uint8Array }[] }
+  | { readonly type: 'data'; readonly id: number; readonly bytes: Uint8Array }
+  | { readonly type: 'written'; readonly id: number }
+  | { readonly type: 'error'; readonly id: number; readonly message: string };
+
+/** What the merge thread sends. */
+export type MergeThreadMessage =
+  | { readonly type: 'read'; readonly id: number; readonly name: string; readonly offset?: number; readonly length?: number }
+  | { readonly type: 'write'; readonly id: number; readonly files: readonly (readonly [string, Uint8Array])[] }
+  | { readonly type: 'done'; readonly info: SegmentInfo; readonly docMaps: readonly Int32Array[] }
+  | { readonly type: 'failed'; readonly message: string };
+
+const port = parentPort as MessagePort;
+const waiting = new Map<number, { resolve: (bytes: Uint8Array | null) => void; reject: (e: Error) => void }>();
+let nextId = 0;
+
+function ask(message: MergeThreadMessage & { readonly id: number }, transfer: ArrayBuffer[] = []): Promise<Uint8Array | null> {
+  return new Promise((resolve, reject) => {
+    waiting.set(message.id, { resolve, reject });
+    port.postMessage(message, transfer);
+  });
+}
+
+/** The writer's directory as the merge sees it: reads and writes go through the parent port. */
+const remote: Directory = {
+  list: () => unsupported('list'),
+  exists: () => unsupported('exists'),
+  readFile: async (name) => (await ask({ type: 'read', id: nextId++, name }))!,
+  readRange: async (name, offset, length) => (await ask({ type: 'read', id: nextId++, name, offset, length }))!,
+  writeFile: () => unsupported('writeFile'),
+  sync: () => unsupported('sync'),
+  rename: () => unsupported('rename'),
+  delete: () => unsupported('delete'),
+  openAppender: (): Promise<Appender> => unsupported('openAppender'),
+  obtainLock: (): Promise<Lock> => unsupported('obtainLock'),
+  describe: () => 'the writer\'s directory (through the merge thread\'s port)',
+};
+
+function unsupported(op: string): Promise<never> {
+  return Promise.reject(new Error(`the merge thread does not ${op}`));
+}
+
+port.on('message', (message: MergeThreadRequest) => {
+  switch (message.type) {
+    case 'merge':
+      void merge(message.name, message.segments);
+      return;
+    case 'data':
+    case 'written': {
+      const waiter = waiting.get(message.id);
+      waiting.delete(message.id);
+      waiter?.resolve(message.type === 'data' ? message.bytes : null);
+      return;
+    }
+    case 'error': {
+      const waiter = waiting.get(message.id);
+      waiting.delete(message.id);
+      waiter?.reject(new Error(message.message));
+      return;
+    }
+  }
+});
+
+async function merge(name: string, segments: readonly { readonly info: SegmentInfo; readonly liveDocs: Uint8Array }[]): Promise<void> {
+  try {
+    const sources = segments.map(({ info, liveDocs }) => ({
+      maxDoc: info.maxDoc,
+      liveDocs: LiveDocs.decode(liveDocs, `${info.name} live docs`),
+      open: (load: Parameters<typeof SegmentReader.open>[3]) => SegmentReader.open(remote, info, undefined, load),
+    }));
+    const merged = await mergeSegments(name, sources, async (files) => {
+      const list = [...files];
+      await ask({ type: 'write', id: nextId++, files: list }, transferable(list.map(([, bytes]) => bytes)));
+    });
+    port.postMessage({ type: 'done', info: merged.info, docMaps: merged.docMaps } satisfies MergeThreadMessage);
+  } catch (e) {
+    port.postMessage({ type: 'failed', message: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies MergeThreadMessage);
+  }
+}
+
+/** The buffers that each file's bytes fill whole (a view into a shared buffer is copied instead). */
+function transferable(files: readonly Uint8Array[]): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  for (const bytes of files) {
+    const b = bytes.buffer;
+    if (b instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === b.byteLength) buffers.add(b);
+  }
+  return [...buffers];
+}
