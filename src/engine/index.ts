@@ -26,6 +26,7 @@ export type { Embedder, EmbedKind } from './embedder.js';
 export { silentLogger } from './logger.js';
 export { TimeSlicer, yieldToEventLoop } from './event-loop.js';
 export { checkMapping, mappingToJson, parseMapping } from './schema/mapping.js';
+export { isBlankLine, parseJsonLine } from './schema/json-line.js';
 export type { Mapping, FieldMapping } from './schema/mapping.js';
 export { MappingProblems, isWildcardName } from './schema/index.js';
 export type { MappingProblem, SemanticMapping, SuggestMapping } from './schema/index.js';
