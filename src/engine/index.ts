@@ -12,6 +12,8 @@ export { CommitFollower } from './reader/commit-follower.js';
 export type { FollowOptions, FollowHealth } from './reader/commit-follower.js';
 export type { IndexReader } from './reader/index-reader.js';
 export type { DocumentWrites, WriterFigures } from './commit/document-writer.js';
+export type { BulkLoad, BulkLoadOptions } from './commit/bulk-load.js';
+export { lineDocumentId } from './commit/line-document-id.js';
 export { IndexFiles, indexFileKinds, fileKindOf, isDataFile, isMutableFile, walFile, walGenerationOf, MANIFEST_FILE } from './index-files.js';
 export type { IndexFileKind, FileLifetime } from './index-files.js';
 export type { IndexOpenOptions, SearchRequest, SearchResponse, SearchHit, IndexStats, BatchSource, SegmentFigures } from './search-index.js';
