@@ -163,8 +163,8 @@ export class FileIndexer {
    * never straddles a newline) and copied once into a buffer the thread takes over.
    */
   private async feedBulk(object: SourceObject, load: BulkLoad): Promise<{ docs: number; lines: number }> {
-    const chunkBytes = this.options.chunkBytes ?? 1024 * 1024;
     const maxLineBytes = this.options.maxLineBytes ?? 64 * 1024 * 1024;
+    const chunkBytes = Math.min(this.options.chunkBytes ?? 1024 * 1024, maxLineBytes);
     let raw;
     try {
       try {
@@ -184,23 +184,31 @@ export class FileIndexer {
         if (step.done === true) break;
         const value: Uint8Array = step.value;
         const piece = Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-        held.push(piece);
-        heldBytes += piece.length;
-        if (heldBytes < chunkBytes) continue;
-        const cut = cutAtLastNewline(held, heldBytes);
-        if (cut === null) {
-          if (heldBytes > maxLineBytes) {
-            // A line before this one may be invalid too: that one is reported first.
-            await load.check();
-            throw lineTooLong(object.name, line, maxLineBytes);
-          }
-          continue;
+        // Chunks of about chunkBytes, each ending at a newline (a line longer than that is a chunk of its own).
+        let start = 0;
+        while (heldBytes + piece.length - start >= chunkBytes) {
+          const limit = start + Math.max(0, chunkBytes - heldBytes);
+          let nl = limit > start ? piece.lastIndexOf(NEWLINE, limit - 1) : -1;
+          if (nl < start) nl = piece.indexOf(NEWLINE, limit);
+          if (nl < 0) break;
+          const chunk = copyOf([...held, piece.subarray(start, nl + 1)], heldBytes + nl + 1 - start);
+          held = [];
+          heldBytes = 0;
+          start = nl + 1;
+          const newlines = countNewlines(chunk);
+          await load.push(chunk, line);
+          line += newlines;
         }
-        held = cut.rest;
-        heldBytes -= cut.chunk.length;
-        const newlines = countNewlines(cut.chunk);
-        await load.push(cut.chunk, line);
-        line += newlines;
+        if (start < piece.length) {
+          held.push(piece.subarray(start));
+          heldBytes += piece.length - start;
+        }
+        // Held bytes reach chunkBytes only without a newline: one line that long.
+        if (heldBytes > maxLineBytes) {
+          // A line before this one may be invalid too: that one is reported first.
+          await load.check();
+          throw lineTooLong(object.name, line, maxLineBytes);
+        }
       }
       if (heldBytes > 0) await load.push(copyOf(held, heldBytes), line);
       const { docs, lastLine } = await load.finish();
@@ -252,25 +260,6 @@ async function* countBytes(input: AsyncIterable<Buffer>, count: (n: number) => v
     count(chunk.length);
     yield chunk;
   }
-}
-
-/**
- * Splits the held pieces after their last newline: the whole lines copied into a buffer of their
- * own (to transfer), the rest as views of the pieces; null when no piece holds a newline.
- */
-function cutAtLastNewline(held: readonly Buffer[], heldBytes: number): { chunk: Uint8Array; rest: Buffer[] } | null {
-  let tailBytes = 0;
-  for (let i = held.length - 1; i >= 0; i--) {
-    const nl = held[i].lastIndexOf(NEWLINE);
-    if (nl < 0) {
-      tailBytes += held[i].length;
-      continue;
-    }
-    const rest = [held[i].subarray(nl + 1), ...held.slice(i + 1)].filter((b) => b.length > 0);
-    const lines = [...held.slice(0, i), held[i].subarray(0, nl + 1)];
-    return { chunk: copyOf(lines, heldBytes - tailBytes - (held[i].length - nl - 1)), rest };
-  }
-  return null;
 }
 
 /** The bytes of `parts` in a buffer of their own. */
