@@ -232,7 +232,8 @@ export class IndexWriter {
    */
   bulkLoad(threads: number, options: BulkLoadOptions): BulkLoad {
     this.checkOpen();
-    this.bulkThreads ??= new BulkLoadThreads(this.mapping, threads, Math.floor(this.options.maxBufferBytes / Math.max(1, threads)));
+    // Each thread's buffer flushes at the writer's buffer size (see bulk-load.ts).
+    this.bulkThreads ??= new BulkLoadThreads(this.mapping, threads, this.options.maxBufferBytes);
     return new BulkLoad(this.bulkThreads.threads, {
       allocateSegmentName: () => segmentName(this.nextSegmentId++),
       writeFiles: async (files) => {
