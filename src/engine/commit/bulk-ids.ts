@@ -22,12 +22,16 @@ export function resolveBuiltIds(segments: readonly BuiltSegment[]): LiveDocs[] {
     return docs;
   });
   if (segments.length < 2) return live;
+  // Only ids whose hash repeats can repeat: the map of strings below sees those alone.
+  const hashes = segments.map((segment) => idHashes(segment));
+  const repeated = repeatedValues(hashes);
+  if (repeated.size === 0) return live;
   // Segment and doc of each id's surviving copy so far, packed as segment * 2^32 + doc.
   const winner = new Map<string, number>();
   const TWO_32 = 2 ** 32;
   segments.forEach((segment, s) => {
     for (let doc = 0; doc < segment.info.maxDoc; doc++) {
-      if (!live[s].isLive(doc)) continue;
+      if (!repeated.has(hashes[s][doc]) || !live[s].isLive(doc)) continue;
       const id = builtId(segment, doc);
       const previous = winner.get(id);
       if (previous === undefined) {
@@ -45,6 +49,34 @@ export function resolveBuiltIds(segments: readonly BuiltSegment[]): LiveDocs[] {
     }
   });
   return live;
+}
+
+/** FNV-1a of each doc's id. */
+function idHashes(segment: BuiltSegment): Uint32Array {
+  const { idText, idEnds } = segment;
+  const out = new Uint32Array(idEnds.length);
+  let start = 0;
+  for (let d = 0; d < idEnds.length; d++) {
+    let h = 0x811c9dc5;
+    for (let i = start; i < idEnds[d]; i++) h = Math.imul(h ^ idText.charCodeAt(i), 0x01000193);
+    out[d] = h >>> 0;
+    start = idEnds[d];
+  }
+  return out;
+}
+
+/** The values that occur more than once across `arrays`. */
+function repeatedValues(arrays: readonly Uint32Array[]): Set<number> {
+  const all = new Uint32Array(arrays.reduce((n, a) => n + a.length, 0));
+  let at = 0;
+  for (const a of arrays) {
+    all.set(a, at);
+    at += a.length;
+  }
+  all.sort();
+  const repeated = new Set<number>();
+  for (let i = 1; i < all.length; i++) if (all[i] === all[i - 1]) repeated.add(all[i]);
+  return repeated;
 }
 
 /** Every live id of `segments`. */
