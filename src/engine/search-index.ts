@@ -13,6 +13,7 @@
 import { verifyChecksum } from './codec/file-format.js';
 import { DocumentWriter, ReadOnlyWriter } from './commit/document-writer.js';
 import type { BatchSource, DocumentWrites } from './commit/document-writer.js';
+import type { BulkLoad, BulkLoadOptions } from './commit/bulk-load.js';
 import type { Manifest } from './commit/manifest.js';
 import type { IndexWriter } from './commit/index-writer.js';
 import { recover } from './commit/recovery.js';
@@ -235,6 +236,11 @@ export class Index {
   /** See {@link DocumentWrites.endFile}: the batches of source `file` may be replayed from now on. */
   async endFile(file: string): Promise<void> {
     return this.writer().endFile(file);
+  }
+
+  /** See {@link DocumentWrites.bulkLoad}. */
+  bulkLoad(threads: number, options: BulkLoadOptions): BulkLoad | null {
+    return this.writer().bulkLoad(threads, options);
   }
 
   /** Makes everything written so far searchable. */

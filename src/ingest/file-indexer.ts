@@ -1,18 +1,25 @@
 /**
- * Pull indexing of files, one file per commit: every batch of a file is upserted, then the file is
- * committed; if anything fails in a file (bad line, broken stream, interrupt) the writes since the
- * last commit are rolled back, so a file is indexed entirely or not at all and the files before it
- * stay committed. A SIGKILL cannot roll back, so each batch is tagged with the file (a token for
- * this attempt at it) in the write-ahead log and the file's end is logged before its commit:
- * replay leaves out a file whose end is missing (see `engine/commit/wal-replay.ts`).
+ * Pull indexing of files, one file per commit: every document of a file is written, then the file
+ * is committed; if anything fails in a file (bad line, broken stream, interrupt) the writes since
+ * the last commit are rolled back, so a file is indexed entirely or not at all and the files before
+ * it stay committed.
+ *
+ * Two paths, the same contract. When the target can bulk load (`Index.bulkLoad`: no semantic
+ * field to embed), the file's raw bytes are cut into chunks of whole lines and handed to worker
+ * threads that parse, validate and invert them into segments; nothing is logged, and nothing is
+ * published before the file's commit, so a SIGKILL leaves the last commit and files the next open
+ * deletes (`engine/commit/bulk-load.ts`). Otherwise batches are parsed here and upserted; a SIGKILL
+ * cannot roll back, so each batch is tagged with the file (a token for this attempt at it) in the
+ * write-ahead log and the file's end is logged before its commit: replay leaves out a file whose
+ * end is missing (see `engine/commit/wal-replay.ts`).
  *
  * Re-running is idempotent: documents are upserted by `_id`, and a document without one gets an id
  * derived from the source URL, the file and the line (not a random one), so a re-run after a crash
  * or a fix replaces rather than duplicates.
  */
-import { createHash, randomUUID } from 'node:crypto';
-import type { BatchSource } from '../engine/index.js';
-import { YarrowError } from '../engine/index.js';
+import { randomUUID } from 'node:crypto';
+import type { BatchSource, BulkLoad, BulkLoadOptions } from '../engine/index.js';
+import { ErrorCode, lineDocumentId, YarrowError } from '../engine/index.js';
 import { decompressByMagic } from './decompress.js';
 import type { SourceObject } from './file-source.js';
 import { readJsonlBatches } from './jsonl-batches.js';
@@ -27,6 +34,8 @@ export interface IndexingTarget {
   commit(): Promise<{ readonly seq: number }>;
   rollback(): Promise<unknown>;
   setCheckpoint(source: string, position: unknown): void;
+  /** Loads one file on worker threads without the log, or null when the target cannot. */
+  bulkLoad?(threads: number, options: BulkLoadOptions): BulkLoad | null;
 }
 
 /** What one indexed file produced. */
@@ -53,7 +62,15 @@ export interface FileIndexerOptions {
   readonly batchDocs?: number;
   /** Content bytes per upsert (default 8 MiB). */
   readonly batchBytes?: number;
+  /** Worker threads that parse and invert a file when the target can bulk load (default 0: batches upserted from this thread). */
+  readonly bulkThreads?: number;
+  /** Bytes of whole lines per chunk handed to a bulk-load thread (default 1 MiB). */
+  readonly chunkBytes?: number;
+  /** Longest line accepted; bounds memory on input without newlines (default 64 MiB). */
+  readonly maxLineBytes?: number;
 }
+
+const NEWLINE = 0x0a;
 
 /** Indexes files into a target, committing after each. */
 export class FileIndexer {
@@ -71,10 +88,24 @@ export class FileIndexer {
     const { target } = this.options;
     try {
       this.checkSignal();
-      const file = `${object.name} (${randomUUID()})`;
-      const { docs, lines } = await this.feed(object, file);
-      this.checkSignal();
-      await target.endFile(file);
+      const bulk = (this.options.bulkThreads ?? 0) > 0
+        ? (target.bulkLoad?.(this.options.bulkThreads!, {
+            source: object.name,
+            idPrefix: this.idPrefix(object.name),
+            onProgress: (docs, bytes) => { this.options.progress.addDocs(docs, bytes); },
+          }) ?? null)
+        : null;
+      let docs: number;
+      let lines: number;
+      if (bulk === null) {
+        const file = `${object.name} (${randomUUID()})`;
+        ({ docs, lines } = await this.feed(object, file));
+        this.checkSignal();
+        await target.endFile(file);
+      } else {
+        ({ docs, lines } = await this.feedBulk(object, bulk));
+        this.checkSignal();
+      }
       target.setCheckpoint(this.options.checkpointKey, { file: object.name, lines, docs });
       const { seq } = await target.commit();
       const result = { name: object.name, docs, lines, seq };
@@ -127,12 +158,80 @@ export class FileIndexer {
     return { docs, lines };
   }
 
+  /**
+   * Feeds one file to a bulk load: chunks of whole lines, cut on raw bytes (a multi-byte character
+   * never straddles a newline) and copied once into a buffer the thread takes over.
+   */
+  private async feedBulk(object: SourceObject, load: BulkLoad): Promise<{ docs: number; lines: number }> {
+    const maxLineBytes = this.options.maxLineBytes ?? 64 * 1024 * 1024;
+    const chunkBytes = Math.min(this.options.chunkBytes ?? 1024 * 1024, maxLineBytes);
+    let raw;
+    try {
+      try {
+        raw = await object.open();
+      } catch (e) {
+        throw asSourceError(e, object.name);
+      }
+      const counted = countBytes(raw, (n) => { this.options.progress.addSourceBytes(n); });
+      const input = (await decompressByMagic(counted)).stream[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
+      let held: Buffer[] = [];
+      let heldBytes = 0;
+      /** Line number of the first held byte. */
+      let line = 1;
+      for (;;) {
+        const step = await pull(input, object.name);
+        this.checkSignal();
+        if (step.done === true) break;
+        const value: Uint8Array = step.value;
+        const piece = Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+        // Chunks of about chunkBytes, each ending at a newline (a line longer than that is a chunk of its own).
+        let start = 0;
+        while (heldBytes + piece.length - start >= chunkBytes) {
+          const limit = start + Math.max(0, chunkBytes - heldBytes);
+          let nl = limit > start ? piece.lastIndexOf(NEWLINE, limit - 1) : -1;
+          if (nl < start) nl = piece.indexOf(NEWLINE, limit);
+          if (nl < 0) break;
+          const chunk = copyOf([...held, piece.subarray(start, nl + 1)], heldBytes + nl + 1 - start);
+          held = [];
+          heldBytes = 0;
+          start = nl + 1;
+          const newlines = countNewlines(chunk);
+          await load.push(chunk, line);
+          line += newlines;
+        }
+        if (start < piece.length) {
+          held.push(piece.subarray(start));
+          heldBytes += piece.length - start;
+        }
+        // Held bytes reach chunkBytes only without a newline: one line that long.
+        if (heldBytes > maxLineBytes) {
+          // A line before this one may be invalid too: that one is reported first.
+          await load.check();
+          throw lineTooLong(object.name, line, maxLineBytes);
+        }
+      }
+      if (heldBytes > 0) await load.push(copyOf(held, heldBytes), line);
+      const { docs, lastLine } = await load.finish();
+      return { docs, lines: lastLine };
+    } catch (e) {
+      await load.abort();
+      throw e;
+    } finally {
+      raw?.destroy();
+    }
+  }
+
+  /** Prefix of the ids derived for documents without `_id`: source URL and file (see the module comment). */
+  private idPrefix(name: string): string {
+    return `${this.options.checkpointKey}\n${name}\n`;
+  }
+
   /** Gives each document without `_id` one derived from source, file and line (see the module comment). */
   private assignLineIds(batch: JsonlBatch, name: string): void {
+    const prefix = this.idPrefix(name);
     batch.docs.forEach((doc, i) => {
       if (typeof doc !== 'object' || doc === null || Array.isArray(doc) || '_id' in doc) return;
-      const key = `${this.options.checkpointKey}\n${name}\n${String(batch.lines[i])}`;
-      (doc as Record<string, unknown>)._id = createHash('sha256').update(key).digest('base64url').slice(0, 22);
+      (doc as Record<string, unknown>)._id = lineDocumentId(prefix, batch.lines[i]);
     });
   }
 
@@ -141,7 +240,7 @@ export class FileIndexer {
   }
 }
 
-async function pull(batches: AsyncGenerator<JsonlBatch>, name: string): Promise<IteratorResult<JsonlBatch>> {
+async function pull<T>(batches: AsyncIterator<T>, name: string): Promise<IteratorResult<T>> {
   try {
     return await batches.next();
   } catch (e) {
@@ -161,6 +260,33 @@ async function* countBytes(input: AsyncIterable<Buffer>, count: (n: number) => v
     count(chunk.length);
     yield chunk;
   }
+}
+
+/** The bytes of `parts` in a buffer of their own. */
+function copyOf(parts: readonly Uint8Array[], bytes: number): Uint8Array {
+  const out = new Uint8Array(bytes);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+function countNewlines(bytes: Uint8Array): number {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let n = 0;
+  for (let i = buf.indexOf(NEWLINE); i >= 0; i = buf.indexOf(NEWLINE, i + 1)) n++;
+  return n;
+}
+
+function lineTooLong(source: string, line: number, maxLineBytes: number): YarrowError {
+  return new YarrowError(ErrorCode.invalidDocument, `${source}, line ${line}: line is longer than ${maxLineBytes} bytes`, {
+    source,
+    line,
+    expected: 'a JSON object on one line',
+    actual: `more than ${maxLineBytes} bytes without a newline`,
+  });
 }
 
 function asSourceError(e: unknown, name: string): Error {

@@ -3,7 +3,7 @@
  * line of every document. Lines are cut on raw bytes (a multi-byte character split across chunks is
  * joined before decoding); blank lines are skipped but counted; a UTF-8 byte order mark is ignored.
  */
-import { ErrorCode, YarrowError } from '../engine/index.js';
+import { ErrorCode, isBlankLine, parseJsonLine, YarrowError } from '../engine/index.js';
 
 /** A run of documents from one source. */
 export interface JsonlBatch {
@@ -51,8 +51,8 @@ export async function* readJsonlBatches(chunks: AsyncIterable<Uint8Array>, optio
   const take = (text: string): void => {
     line++;
     if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    if (isBlank(text)) return;
-    docs.push(parseLine(text, source, line));
+    if (isBlankLine(text)) return;
+    docs.push(parseJsonLine(text, source, line));
     lines.push(line);
   };
 
@@ -96,27 +96,4 @@ export async function* readJsonlBatches(chunks: AsyncIterable<Uint8Array>, optio
     bytes += carryBytes;
   }
   if (docs.length > 0) yield { source, docs, lines, bytes };
-}
-
-function parseLine(text: string, source: string, line: number): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    const reason = (e as Error).message;
-    throw new YarrowError(ErrorCode.invalidDocument, `${source}, line ${line}: invalid JSON: ${reason}`, {
-      source,
-      line,
-      expected: 'JSON object',
-      actual: `invalid JSON: ${reason}`,
-    });
-  }
-}
-
-/** Whether a line holds only JSON whitespace (space, tab, CR). Cheap for the common non-blank case. */
-function isBlank(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
-  }
-  return true;
 }

@@ -11,6 +11,9 @@ import { InterruptedError, UsageError } from '../usage-error.js';
 import type { CommonOptions, ModeContext } from './mode-context.js';
 import { mappingOf, openPullIndex } from './pull-index.js';
 
+/** Threads that parse and invert files: the machine's cores, this thread reads and commits between them. */
+const BULK_THREADS = 2;
+
 /** Options of `index file` (SPEC §1.1). */
 export interface IndexFileOptions extends CommonOptions {
   readonly config: string;
@@ -36,11 +39,13 @@ export async function runIndexFile(options: IndexFileOptions, ctx: ModeContext):
   try {
     const objects = await source.list();
     if (objects.length === 0) throw new SourceError(`${options.url}: no files to index`, options.url);
+    // Files are bulk loaded on both cores (FileIndexer); a mapping with semantic fields embeds on
+    // this thread and logs its batches, and then the second core inverts.
+    const semantic = mapping.fields.some((f) => f.semantic != null);
     const { index, store, close } = await openPullIndex(loaded, options.index, mapping, ctx, {
       memoryWarning: 'the store is memory: the index is discarded when this process exits',
       // A file must commit whole or not at all, so no size-triggered commit may cut one in two.
-      // The second core inverts while this thread reads, parses, validates and logs.
-      writer: { maxWalBytes: Number.MAX_SAFE_INTEGER, inversionThreads: 1 },
+      writer: { maxWalBytes: Number.MAX_SAFE_INTEGER, inversionThreads: semantic ? 1 : 0 },
     });
     try {
       const display = ctx.stderr.isTTY === true ? new TerminalProgressBar(ctx.stderr, ctx.sink) : null;
@@ -55,6 +60,7 @@ export async function runIndexFile(options: IndexFileOptions, ctx: ModeContext):
         // A batch exists several times over while it is parsed, logged and handed to the inversion
         // thread (parsed, serialised for the log, encoded, copied): small batches bound that.
         batchBytes: 2 * 1024 * 1024,
+        bulkThreads: BULK_THREADS,
         checkpointKey: options.url,
         signal: ctx.signal,
         interrupted: () => new InterruptedError('interrupted: the file being indexed was rolled back; files indexed before it stay committed'),

@@ -11,6 +11,9 @@ import { TimeSlicer } from '../event-loop.js';
 import { validateDocument } from '../schema/document.js';
 import type { DocumentLocation, ValidDocument } from '../schema/document.js';
 import type { Mapping } from '../schema/mapping.js';
+import { canBulkLoad } from './bulk-load.js';
+import type { BulkLoad } from './bulk-load.js';
+import type { BulkLoadOptions } from './bulk-load.js';
 import { embedDocuments } from './document-embedding.js';
 import type { IndexWriter } from './index-writer.js';
 import { walUpsertJson } from './write-ahead-log.js';
@@ -48,6 +51,12 @@ export interface DocumentWrites {
   forceMerge(maxSegments: number): Promise<void>;
   /** Logs durably that every batch of the source `file` (a {@link BatchSource.file} token) is written. */
   endFile(file: string): Promise<void>;
+  /**
+   * Starts loading one JSON Lines input on `threads` worker threads without the write-ahead log
+   * (`bulk-load.ts`; commit after {@link BulkLoad.finish}), or null when the mapping needs the
+   * ordinary path (semantic fields: embedding runs on this thread).
+   */
+  bulkLoad(threads: number, options: BulkLoadOptions): BulkLoad | null;
   refresh(): Promise<void>;
   commit(): Promise<CommitResult>;
   rollback(): Promise<CommitResult>;
@@ -110,6 +119,10 @@ export class DocumentWriter implements DocumentWrites {
     return this.writer.endFile(file);
   }
 
+  bulkLoad(threads: number, options: BulkLoadOptions): BulkLoad | null {
+    return canBulkLoad(this.mapping) ? this.writer.bulkLoad(threads, options) : null;
+  }
+
   refresh(): Promise<void> {
     return this.writer.refresh();
   }
@@ -159,6 +172,10 @@ export class ReadOnlyWriter implements DocumentWrites {
 
   endFile(): Promise<void> {
     return Promise.reject(this.refused());
+  }
+
+  bulkLoad(): BulkLoad | null {
+    throw this.refused();
   }
 
   refresh(): Promise<void> {

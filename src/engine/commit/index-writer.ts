@@ -27,6 +27,9 @@ import { Mutex } from './mutex.js';
 import { SegmentRegistry, openCommittedSegment } from './segment-registry.js';
 import type { LiveSegment } from './segment-registry.js';
 import { InversionThread, ThreadedSegmentBuffer } from './threaded-segment-buffer.js';
+import { liveBuiltIds, resolveBuiltIds } from './bulk-ids.js';
+import { BulkLoad, BulkLoadThreads } from './bulk-load.js';
+import type { BuiltSegment, BulkLoadOptions } from './bulk-load.js';
 import { encodeWalRecordSliced } from './write-ahead-log.js';
 import type { WalEntry, WriteAheadLog } from './write-ahead-log.js';
 import type { WriteBuffer } from './write-buffer.js';
@@ -51,6 +54,8 @@ export class IndexWriter {
   private buffer: WriteBuffer;
   /** Where buffers invert when {@link WriterOptions.inversionThreads} is set. */
   private readonly thread: InversionThread | null;
+  /** Where bulk loads parse and invert, started by the first one. */
+  private bulkThreads: BulkLoadThreads | null = null;
   /** Ids upserted or deleted since the last refresh: older copies in segments must be deleted. */
   private pendingIds = new Set<string>();
   private committed: Manifest;
@@ -221,6 +226,60 @@ export class IndexWriter {
     }
   }
 
+  /**
+   * Starts loading one input on `threads` worker threads, without the write-ahead log (see
+   * `bulk-load.ts`): its documents are published by {@link BulkLoad.finish} and durable at the
+   * commit after it. Another bulk load must not run at the same time.
+   */
+  bulkLoad(threads: number, options: BulkLoadOptions): BulkLoad {
+    this.checkOpen();
+    // Each thread's buffer flushes at the writer's buffer size (see bulk-load.ts).
+    this.bulkThreads ??= new BulkLoadThreads(this.mapping, threads, this.options.maxBufferBytes);
+    return new BulkLoad(this.bulkThreads.threads, {
+      allocateSegmentName: () => segmentName(this.nextSegmentId++),
+      writeFiles: async (files) => {
+        this.checkOpen();
+        try {
+          await this.writeFiles(files);
+        } catch (e) {
+          throw this.fail(e, 'writing a segment');
+        }
+      },
+      deleteFile: (name) => { this.deleteLater(name); },
+      register: (segments) => this.registerBuilt(segments),
+    }, options);
+  }
+
+  /**
+   * Publishes the segments of a finished bulk load: older copies of their ids are deleted from the
+   * index's segments, and among them the copy from the latest line wins (`bulk-ids.ts`).
+   */
+  private async registerBuilt(built: readonly BuiltSegment[]): Promise<void> {
+    this.checkOpen();
+    await this.mutex.run(async () => {
+      this.checkOpen();
+      // Whatever the buffer holds was written before the load: it goes first.
+      await this.refreshLocked();
+      const live = resolveBuiltIds(built);
+      if (this.registry.all.some((s) => s.liveDocs.liveCount > 0)) this.registry.deleteIds(liveBuiltIds(built, live));
+      const added: LiveSegment[] = [];
+      try {
+        for (const [i, { info }] of built.entries()) {
+          const reader = await SegmentReader.open(this.dir, info, undefined, this.options.segmentLoad);
+          added.push({ info, reader, liveDocs: live[i], liveDirty: live[i].deletedCount > 0, durable: false, delGen: 0, merging: false });
+        }
+      } catch (e) {
+        throw this.fail(e, 'opening a segment');
+      }
+      for (const segment of added) this.registry.add(segment);
+      this.registry.dropFullyDeleted();
+      this.registry.republish();
+      this.dirty = true;
+      this.refreshesMade++;
+    });
+    this.merges.maybeMerge();
+  }
+
   /** Logs, durably, that every batch of the source `file` has been written (see {@link write}). */
   async endFile(file: string): Promise<void> {
     this.checkOpen();
@@ -324,6 +383,7 @@ export class IndexWriter {
     } finally {
       this.closed = true;
       await this.thread?.terminate();
+      await this.bulkThreads?.terminate();
       await this.wal.close().catch((e: unknown) => { this.log.warn(`closing the write-ahead log failed: ${(e as Error).message}`); });
       this.registry.release();
       await Promise.allSettled([...this.deletions]);
@@ -399,6 +459,7 @@ export class IndexWriter {
     await this.merges.idle();
     this.closed = true;
     this.abandoned = true;
+    await this.bulkThreads?.terminate();
     await this.wal.close().catch(() => undefined);
     return this.lock;
   }

@@ -19,6 +19,7 @@ import { WAL_VERSION } from '../index-files.js';
 import { mappingFromJson } from '../schema/mapping.js';
 import { SegmentBuffer } from '../segment/segment-buffer.js';
 import type { FlushedBuffer } from '../segment/segment-buffer.js';
+import { transferableFiles } from './engine-worker.js';
 import { decodeWalPayload } from './wal-replay.js';
 import { RECORD_FRAME } from './write-ahead-log.js';
 
@@ -65,7 +66,7 @@ async function handle(request: InversionRequest): Promise<void> {
       case 'flush': {
         const flushed = await buffer.flush(request.name);
         buffer = new SegmentBuffer(mapping, getAnalyzer);
-        port.postMessage({ ok: true, flushed } satisfies InversionReply, transferable(flushed));
+        port.postMessage({ ok: true, flushed } satisfies InversionReply, transferableFiles(flushed.files));
         return;
       }
       case 'reset':
@@ -76,14 +77,4 @@ async function handle(request: InversionRequest): Promise<void> {
   } catch (e) {
     port.postMessage({ ok: false, message: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies InversionReply);
   }
-}
-
-/** The files' buffers that each file's bytes fill whole (a view into a shared buffer is copied). */
-function transferable(flushed: FlushedBuffer): ArrayBuffer[] {
-  const buffers = new Set<ArrayBuffer>();
-  for (const bytes of flushed.files.values()) {
-    const b = bytes.buffer;
-    if (b instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === b.byteLength) buffers.add(b);
-  }
-  return [...buffers];
 }

@@ -13,11 +13,11 @@
  * buffer's size (the thread's estimate plus the bytes of batches not yet applied) triggers a flush
  * as the in-process buffer's does.
  */
-import { Worker } from 'node:worker_threads';
 import type { ValidDocument } from '../schema/document.js';
 import { mappingToJson } from '../schema/mapping.js';
 import type { Mapping } from '../schema/mapping.js';
 import type { FlushedBuffer } from '../segment/segment-buffer.js';
+import { startEngineWorker, WorkerChannel } from './engine-worker.js';
 import type { InversionReply, InversionRequest, InversionWorkerData } from './inversion-worker.js';
 import type { WalEntry } from './write-ahead-log.js';
 import { encodeWalRecord, walUpsertJson } from './write-ahead-log.js';
@@ -30,75 +30,26 @@ const QUEUED_BATCH = 1000;
 
 /** One inversion thread, serving the writer's successive buffers. */
 export class InversionThread {
-  private readonly worker: Worker;
-  private readonly pending: { resolve: (reply: OkReply) => void; reject: (e: Error) => void }[] = [];
-  private failure: Error | null = null;
-  private stopping = false;
+  private readonly channel: WorkerChannel<InversionRequest, InversionReply>;
 
   constructor(mapping: Mapping) {
-    this.worker = startWorker({ mapping: mappingToJson(mapping) });
-    // Idle, the thread must not keep the process alive; `request` holds it while replies are due.
-    this.worker.unref();
-    this.worker.on('message', (reply: InversionReply) => {
-      const waiter = this.pending.shift();
-      this.hold();
-      if (reply.ok) {
-        waiter?.resolve(reply);
-      } else {
-        // The buffer is in an unknown state: every later request fails too.
-        this.failAll(new Error(`inversion thread failed: ${reply.message}`));
-        waiter?.reject(this.failure!);
-      }
-    });
-    this.worker.on('error', (e: Error) => { this.failAll(e); });
-    this.worker.on('exit', (code) => { this.failAll(new Error(`inversion thread exited (code ${code})`)); });
+    const data: InversionWorkerData = { mapping: mappingToJson(mapping) };
+    this.channel = new WorkerChannel(startEngineWorker('inversion-worker', data), 'inversion thread');
   }
 
   /** Sends a request; resolves with its reply. */
-  request(request: InversionRequest): Promise<OkReply> {
-    if (this.failure !== null) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => {
-      this.pending.push({ resolve, reject });
-      this.hold();
-      this.worker.postMessage(request);
-    });
+  async request(request: InversionRequest): Promise<OkReply> {
+    const reply = await this.channel.request(request);
+    if (reply.ok) return reply;
+    // The buffer is in an unknown state: every later request fails too.
+    this.channel.fail(new Error(`inversion thread failed: ${reply.message}`));
+    throw this.channel.failed!;
   }
 
   /** Stops the thread (what it buffers is in the write-ahead log). */
-  async terminate(): Promise<void> {
-    this.failAll(new Error('inversion thread stopped'));
-    this.stopping = true;
-    this.hold();
-    await this.worker.terminate();
+  terminate(): Promise<void> {
+    return this.channel.terminate();
   }
-
-  private failAll(e: Error): void {
-    this.failure ??= e;
-    for (const waiter of this.pending.splice(0)) waiter.reject(this.failure);
-    this.hold();
-  }
-
-  /**
-   * Keeps the process alive while a reply is due or the thread is being stopped (a promise waiting
-   * on an unreferenced worker would let the process exit under it), and only then.
-   */
-  private hold(): void {
-    if (this.stopping || this.pending.length > 0) this.worker.ref();
-    else this.worker.unref();
-  }
-}
-
-/**
- * Starts `inversion-worker.js` next to this module. Run from source under tsx (tests, benchmarks),
- * this module is TypeScript and a worker does not inherit tsx's loader: the worker registers it
- * first, then imports the TypeScript entry.
- */
-function startWorker(workerData: InversionWorkerData): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./inversion-worker.js', import.meta.url), { workerData });
-  const entry = new URL('./inversion-worker.ts', import.meta.url).href;
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const code = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(code, { eval: true, workerData });
 }
 
 /** The buffer of one future segment, held by an {@link InversionThread}. */

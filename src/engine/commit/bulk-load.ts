@@ -1,0 +1,214 @@
+/**
+ * Bulk loading of one input (a file of `index file`) on worker threads, with no write-ahead log:
+ * the main thread cuts the input into chunks of whole lines and transfers them to the threads
+ * (`bulk-load-worker.ts`), each of which parses, validates and inverts its chunks into a segment
+ * buffer of its own; full buffers come back as segment files, which this thread writes. Nothing
+ * is published before {@link BulkLoad.finish} registers the segments with the writer, and the
+ * caller's commit makes them durable: a crash before that commit leaves only files no commit
+ * references, which the next open deletes, and the last commit intact. So an input is loaded
+ * whole or not at all without logging a byte of it, and its text is held once, not twice.
+ *
+ * Chunks go to the least busy thread, so the copies of one id may sit in several segments in any
+ * order: each doc carries its input line, and the copy from the latest line wins
+ * (`bulk-ids.ts`). Memory is bounded by bytes: at most two chunks wait per thread, and each
+ * thread's buffer flushes at the writer's buffer size, so segments are as large as the logged
+ * path's (half that size doubled the segments and the merges, and cost more CPU and peak RSS on
+ * the npm corpus).
+ */
+import { YarrowError } from '../errors.js';
+import type { Mapping } from '../schema/mapping.js';
+import { mappingToJson } from '../schema/mapping.js';
+import type { SegmentInfo } from '../segment/segment-info.js';
+import type { BulkError, BulkReply, BulkRequest, BulkWorkerData } from './bulk-load-worker.js';
+import { startEngineWorker, WorkerChannel } from './engine-worker.js';
+
+/** A segment a bulk load built and wrote (its files are on disk, not yet fsync'd or committed). */
+export interface BuiltSegment {
+  readonly info: SegmentInfo;
+  /** Docs replaced inside the segment by a later line of the same id. */
+  readonly deletedDocs: readonly number[];
+  /** The input line of each doc. */
+  readonly lines: Int32Array;
+  /** Every doc's id, concatenated; doc `d`'s id ends at `idEnds[d]`. */
+  readonly idText: string;
+  readonly idEnds: Uint32Array;
+}
+
+/** What a bulk load needs of the writer. */
+export interface BulkLoadHost {
+  allocateSegmentName(): string;
+  /** Writes a segment's files (a failure stops the writer). */
+  writeFiles(files: ReadonlyMap<string, Uint8Array>): Promise<void>;
+  /** Deletes a file no commit references, when nothing uses it. */
+  deleteFile(name: string): void;
+  /** Publishes the segments of a finished load (the next commit makes them durable). */
+  register(segments: readonly BuiltSegment[]): Promise<void>;
+}
+
+/** One input of a bulk load. */
+export interface BulkLoadOptions {
+  /** Names the input in errors. */
+  readonly source: string;
+  /** Prefix of the ids derived for documents without `_id`, unique per input (see `line-document-id.ts`). */
+  readonly idPrefix: string;
+  /** Told as chunks are indexed: documents and input bytes. */
+  readonly onProgress?: (docs: number, bytes: number) => void;
+}
+
+/** Chunks waiting or being indexed per thread. */
+const CHUNKS_PER_THREAD = 2;
+
+/** One bulk-load thread and the chunks it has not answered yet. */
+class BulkThread {
+  readonly channel: WorkerChannel<BulkRequest, BulkReply>;
+  inflight = 0;
+  /** Chunks sent since the last flush request. */
+  unflushed = 0;
+  flushing: Promise<void> | null = null;
+
+  constructor(data: BulkWorkerData) {
+    this.channel = new WorkerChannel(startEngineWorker('bulk-load-worker', data), 'bulk-load thread');
+  }
+}
+
+/** The bulk-load threads of a writer, started at its first bulk load and reused by the next ones. */
+export class BulkLoadThreads {
+  readonly threads: readonly BulkThread[];
+
+  /** Starts `count` threads; each flushes its buffer at `flushBytes` (estimated heap). */
+  constructor(mapping: Mapping, count: number, flushBytes: number) {
+    const data: BulkWorkerData = { mapping: mappingToJson(mapping), flushBytes };
+    this.threads = Array.from({ length: Math.max(1, count) }, () => new BulkThread(data));
+  }
+
+  /** Stops the threads. */
+  async terminate(): Promise<void> {
+    await Promise.allSettled(this.threads.map((t) => t.channel.terminate()));
+  }
+}
+
+/** Whether documents of `mapping` can be bulk loaded: embedding models run on the main thread, before the log. */
+export function canBulkLoad(mapping: Mapping): boolean {
+  return mapping.fields.every((f) => f.semantic == null);
+}
+
+/** The load of one input; see the module comment. */
+export class BulkLoad {
+  private nextSeq = 0;
+  private docs = 0;
+  private lastLine = 0;
+  private readonly chunks = new Set<Promise<void>>();
+  private readonly flushes = new Set<Promise<void>>();
+  /** Failures by the chunk they came from (-1: not a chunk's, e.g. writing a segment). */
+  private readonly failures: { seq: number; error: Error }[] = [];
+  private readonly segments: BuiltSegment[] = [];
+  private done = false;
+
+  constructor(
+    private readonly threads: readonly BulkThread[],
+    private readonly host: BulkLoadHost,
+    private readonly options: BulkLoadOptions,
+  ) {}
+
+  /**
+   * Indexes whole lines of the input (`bytes` is transferred: the caller must not touch it after),
+   * the first being line `firstLine`. Resolves when another chunk may be pushed.
+   * @throws the first failure in input order (the line that is not a valid document).
+   */
+  async push(bytes: Uint8Array, firstLine: number): Promise<void> {
+    if (this.done) throw new Error('bulk load already finished');
+    while (this.chunks.size >= this.threads.length * CHUNKS_PER_THREAD && this.failures.length === 0) await Promise.race(this.chunks);
+    if (this.failures.length > 0) await this.throwFailure();
+    const thread = this.threads.reduce((a, b) => (b.inflight < a.inflight ? b : a));
+    const seq = this.nextSeq++;
+    const byteLength = bytes.byteLength;
+    thread.inflight++;
+    thread.unflushed++;
+    const { source, idPrefix } = this.options;
+    const transfer = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : [];
+    const task = thread.channel.request({ type: 'chunk', bytes, firstLine, source, idPrefix }, transfer).then(
+      (reply) => {
+        if (!reply.ok) {
+          this.failures.push({ seq, error: toError(reply.error) });
+          return;
+        }
+        this.docs += reply.docs ?? 0;
+        this.lastLine = Math.max(this.lastLine, reply.lastLine ?? 0);
+        this.options.onProgress?.(reply.docs ?? 0, byteLength);
+        if (reply.full === true && thread.flushing === null && this.failures.length === 0) this.flush(thread);
+      },
+      (e: unknown) => { this.failures.push({ seq, error: e as Error }); },
+    ).finally(() => {
+      thread.inflight--;
+      this.chunks.delete(task);
+    });
+    this.chunks.add(task);
+  }
+
+  /**
+   * Waits for every chunk, flushes the threads' buffers and registers the segments with the
+   * writer; resolves to the number of documents loaded and the line of the last. The caller
+   * commits.
+   * @throws the first failure in input order.
+   */
+  async finish(): Promise<{ docs: number; lastLine: number }> {
+    await this.settle();
+    if (this.failures.length > 0) await this.throwFailure();
+    for (const t of this.threads) if (t.unflushed > 0) this.flush(t);
+    await this.settle();
+    if (this.failures.length > 0) await this.throwFailure();
+    this.done = true;
+    await this.host.register(this.segments);
+    return { docs: this.docs, lastLine: this.lastLine };
+  }
+
+  /** Waits for the chunks sent so far; throws the first failure in input order, if any. */
+  async check(): Promise<void> {
+    await this.settle();
+    if (this.failures.length > 0) await this.throwFailure();
+  }
+
+  /** Stops the load: waits for the threads, drops their buffers and deletes the segment files written. */
+  async abort(): Promise<void> {
+    this.done = true;
+    await this.settle();
+    await Promise.allSettled(this.threads.map((t) => t.channel.request({ type: 'reset' })));
+    for (const s of this.segments) for (const f of s.info.files) this.host.deleteFile(f.name);
+  }
+
+  /** Asks `thread` for its buffer as a segment and writes it. */
+  private flush(thread: BulkThread): void {
+    thread.unflushed = 0;
+    const task = (async () => {
+      const reply = await thread.channel.request({ type: 'flush', name: this.host.allocateSegmentName() });
+      if (!reply.ok) throw toError(reply.error);
+      if (reply.segment == null) return;
+      const { flushed, lines, idText, idEnds } = reply.segment;
+      // Recorded before writing, so that an abort deletes whatever part of it was written.
+      this.segments.push({ info: flushed.info, deletedDocs: flushed.deletedDocs, lines, idText, idEnds });
+      await this.host.writeFiles(flushed.files);
+    })().catch((e: unknown) => { this.failures.push({ seq: -1, error: e as Error }); }).finally(() => {
+      thread.flushing = null;
+      this.flushes.delete(task);
+    });
+    thread.flushing = task;
+    this.flushes.add(task);
+  }
+
+  /** Waits until no chunk or flush is under way. */
+  private async settle(): Promise<void> {
+    while (this.chunks.size > 0 || this.flushes.size > 0) await Promise.all([...this.chunks, ...this.flushes]);
+  }
+
+  /** Waits for every chunk sent (an earlier one may fail too), then throws the first failure in input order. */
+  private async throwFailure(): Promise<never> {
+    await this.settle();
+    const first = this.failures.reduce((a, b) => (b.seq < a.seq ? b : a));
+    throw first.error;
+  }
+}
+
+function toError(e: BulkError): Error {
+  return e.code === undefined ? new Error(e.message) : new YarrowError(e.code, e.message, e.details);
+}
+

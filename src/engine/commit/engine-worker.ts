@@ -1,0 +1,94 @@
+/**
+ * What the engine's `worker_threads` workers share: starting one whose entry is a module of this
+ * folder (from the built JavaScript or from source under tsx), a request/reply channel to it, and
+ * the buffers a reply can transfer rather than copy.
+ */
+import { Worker } from 'node:worker_threads';
+import type { Transferable } from 'node:worker_threads';
+
+/**
+ * Starts `<entry>.js` next to this module. Run from source under tsx (tests, benchmarks), this
+ * module is TypeScript and a worker does not inherit tsx's loader: the worker registers it first,
+ * then imports the TypeScript entry.
+ */
+export function startEngineWorker(entry: string, workerData: unknown): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL(`./${entry}.js`, import.meta.url), { workerData });
+  const url = new URL(`./${entry}.ts`, import.meta.url).href;
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const code = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(url)}); })`;
+  return new Worker(code, { eval: true, workerData });
+}
+
+/**
+ * Requests to a worker that answers every request with exactly one message, in request order. A
+ * worker that dies (or that the owner declares failed) fails every pending and later request.
+ */
+export class WorkerChannel<Request, Reply> {
+  private readonly pending: { resolve: (reply: Reply) => void; reject: (e: Error) => void }[] = [];
+  private failure: Error | null = null;
+  private stopping = false;
+
+  constructor(
+    private readonly worker: Worker,
+    private readonly name: string,
+  ) {
+    // Idle, the worker must not keep the process alive; `request` holds it while replies are due.
+    this.worker.unref();
+    this.worker.on('message', (reply: Reply) => {
+      const waiter = this.pending.shift();
+      this.hold();
+      waiter?.resolve(reply);
+    });
+    this.worker.on('error', (e: Error) => { this.fail(e); });
+    this.worker.on('exit', (code) => { this.fail(new Error(`${this.name} exited (code ${code})`)); });
+  }
+
+  /** The error every request answers since the channel failed, or null. */
+  get failed(): Error | null {
+    return this.failure;
+  }
+
+  /** Sends a request (transferring `transfer`); resolves with its reply. */
+  request(request: Request, transfer: readonly Transferable[] = []): Promise<Reply> {
+    if (this.failure !== null) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      this.pending.push({ resolve, reject });
+      this.hold();
+      this.worker.postMessage(request, transfer);
+    });
+  }
+
+  /** Fails every pending and later request with `e` (the first failure stays). */
+  fail(e: Error): void {
+    this.failure ??= e;
+    for (const waiter of this.pending.splice(0)) waiter.reject(this.failure);
+    this.hold();
+  }
+
+  /** Stops the worker. */
+  async terminate(): Promise<void> {
+    this.fail(new Error(`${this.name} stopped`));
+    this.stopping = true;
+    this.hold();
+    await this.worker.terminate();
+  }
+
+  /**
+   * Keeps the process alive while a reply is due or the worker is being stopped (a promise waiting
+   * on an unreferenced worker would let the process exit under it), and only then.
+   */
+  private hold(): void {
+    if (this.stopping || this.pending.length > 0) this.worker.ref();
+    else this.worker.unref();
+  }
+}
+
+/** The buffers of `files` that each file's bytes fill whole, to transfer (a view into a shared buffer is copied). */
+export function transferableFiles(files: ReadonlyMap<string, Uint8Array>): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  for (const bytes of files.values()) {
+    const b = bytes.buffer;
+    if (b instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === b.byteLength) buffers.add(b);
+  }
+  return [...buffers];
+}

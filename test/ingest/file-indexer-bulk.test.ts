@@ -1,0 +1,119 @@
+/**
+ * `FileIndexer` with bulk loading (engine/commit/bulk-load.ts) against the logged path it
+ * replaces: the same file gives the same index whatever the chunking and however many segments
+ * the threads build, and a bad line is reported by its line with nothing of the file kept.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { Index } from '../../src/engine/search-index.js';
+import { FileIndexer } from '../../src/ingest/file-indexer.js';
+import { LocalFileSource } from '../../src/ingest/local-file-source.js';
+import { ProgressReporter } from '../../src/ingest/progress-reporter.js';
+import { MemoryDirectory } from '../../src/storage/memory-directory.js';
+
+const mapping = {
+  fields: {
+    title: { type: 'text', search: { lexical: { analyze: 'english' } } },
+    tags: { type: 'text[]', search: false, filter: true, facet: true },
+    year: { type: 'int', filter: true, sort: true },
+  },
+};
+
+const words = ['river', 'stone', 'garden', 'yarrow', 'quiet', 'lantern', 'ŝtono', 'höhe', '東京', 'café'];
+
+/**
+ * A file with every case the line cutter and the id resolution meet: a byte order mark, CRLF and
+ * blank lines, multi-byte characters, documents without `_id`, and ids repeated far apart (the
+ * later line must win wherever the two copies end up).
+ */
+function fileText(lines: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < lines; i++) {
+    const pick = (k: number): string => words[(i * 7 + k * 3) % words.length];
+    if (i % 97 === 13) {
+      out.push(i % 2 === 0 ? '' : '  \r');
+      continue;
+    }
+    const doc: Record<string, unknown> = { title: `${pick(1)} ${pick(2)} ${i}`, tags: [pick(3)], year: 1900 + (i % 120) };
+    if (i % 5 !== 0) doc._id = `d${i % 400}`;
+    out.push(JSON.stringify(doc) + (i % 11 === 0 ? '\r' : ''));
+  }
+  return `\ufeff${out.join('\n')}`;
+}
+
+async function indexFile(path: string, bulkThreads: number, chunkBytes?: number): Promise<{ index: Index; dir: MemoryDirectory; error: unknown }> {
+  const dir = new MemoryDirectory();
+  const index = await Index.open(dir, { mapping, refreshIntervalMs: 0, writer: { maxBufferBytes: 64 * 1024, merges: false } });
+  const indexer = new FileIndexer({
+    target: index,
+    progress: new ProgressReporter({ log: () => undefined }),
+    checkpointKey: 'file:///input',
+    batchBytes: 4096,
+    bulkThreads,
+    ...(chunkBytes === undefined ? {} : { chunkBytes }),
+  });
+  const objects = await new LocalFileSource(path, path, { recursive: false }).list();
+  let error: unknown = null;
+  await indexer.indexAll(objects).catch((e: unknown) => { error = e; });
+  return { index, dir, error };
+}
+
+/** Everything a search can tell: stored documents by id, matches per word, facets. */
+function observe(index: Index): unknown {
+  const all = index.search({ query: { match_all: {} }, size: 5000 });
+  const docs = all.hits.map((h) => JSON.stringify(h._source ?? h)).sort();
+  const matches = words.map((w) => index.search({ query: { match: { title: w } }, size: 5000 }).hits.map((h) => h._id).sort());
+  const facets = index.search({ query: { match_all: {} }, size: 0, aggs: { tags: { term: { field: 'tags', size: 20 } } } }).aggs;
+  return { total: all.total, docs, matches, facets };
+}
+
+describe('FileIndexer bulk loading', () => {
+  it('indexes a file as the logged path does, whatever the chunk size', { timeout: 120_000 }, async () => {
+    const work = await mkdtemp(join(tmpdir(), 'yarrow-bulk-'));
+    try {
+      const path = join(work, 'input.jsonl');
+      await writeFile(path, fileText(3000));
+      const logged = await indexFile(path, 0);
+      assert.equal(logged.error, null);
+      const expected = observe(logged.index);
+      for (const chunkBytes of [700, 5000, undefined]) {
+        const bulk = await indexFile(path, 2, chunkBytes);
+        assert.equal(bulk.error, null);
+        if (chunkBytes !== undefined) assert.ok(bulk.index.stats().segments > 2, `both threads flushed several segments (${JSON.stringify(bulk.index.stats())})`);
+        assert.deepEqual(observe(bulk.index), expected, `chunks of ${chunkBytes ?? 'default'} bytes`);
+        await bulk.index.close();
+      }
+      await logged.index.close();
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  });
+
+  it('reports the first bad line of the file and keeps nothing of it', { timeout: 120_000 }, async () => {
+    const work = await mkdtemp(join(tmpdir(), 'yarrow-bulk-'));
+    try {
+      const good = join(work, 'a.jsonl');
+      await writeFile(good, fileText(500));
+      const lines = fileText(4000).split('\n');
+      // Two bad lines far apart, so they fall into chunks of different threads.
+      lines[1500] = '{"title": "unterminated';
+      lines[3200] = '{"title": "x", "year": "not a number"}';
+      await writeFile(join(work, 'b.jsonl'), lines.join('\n'));
+      const { index, dir, error } = await indexFile(work, 2, 2048);
+      assert.ok(error instanceof Error);
+      assert.match(error.message, /b\.jsonl, line 1501: invalid JSON/);
+      const onlyA = await indexFile(good, 2);
+      assert.deepEqual(observe(index), observe(onlyA.index), 'the first file stays committed, nothing of the second');
+      await index.close();
+      const committed = JSON.stringify(JSON.parse(Buffer.from(await dir.readFile('index.json')).toString('utf8')));
+      const stray = (await dir.list()).filter((n) => n.startsWith('seg-') && !committed.includes(n.replace(/\..*/, '')));
+      assert.deepEqual(stray, [], 'the segments of the failed file are deleted');
+      await onlyA.index.close();
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  });
+});
