@@ -261,7 +261,7 @@ export class IndexWriter {
       // Whatever the buffer holds was written before the load: it goes first.
       await this.refreshLocked();
       const live = resolveBuiltIds(built);
-      if (this.registry.all.some((s) => s.liveDocs.liveCount > 0)) this.registry.deleteIds(liveBuiltIds(built, live));
+      if (this.registry.all.some((s) => s.liveDocs.liveCount > 0)) await this.registry.deleteIds(liveBuiltIds(built, live), new TimeSlicer());
       const added: LiveSegment[] = [];
       try {
         for (const [i, { info }] of built.entries()) {
