@@ -3,16 +3,12 @@
  * against a real server on loopback over a real index directory (issue 15).
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BearerAuth, buildServer, WritableIndex } from '../../../src/api/index.js';
-import type { ServedIndex, ServerRole } from '../../../src/api/index.js';
+import { BearerAuth } from '../../../src/api/index.js';
+import type { ServerRole } from '../../../src/api/index.js';
 import { REDACTED } from '../../../src/api/redact-secrets.js';
-import { Index, silentLogger } from '../../../src/engine/index.js';
-import { LocalDirectory } from '../../../src/storage/index.js';
+import { serveLoopbackIndex } from '../../helpers/loopback-index.js';
+import type { LoopbackIndex } from '../../helpers/loopback-index.js';
 
 const mapping = {
   fields: {
@@ -25,39 +21,17 @@ const mapping = {
 const movies = Array.from({ length: 12 }, (_, i) => ({ _id: `m${i}`, title: `movie ${i} ${i % 2 === 0 ? 'even' : 'odd'}`, genre: i % 3 === 0 ? 'drama' : 'comedy', year: 2000 + i, meta_a: `a${i}` }));
 const ndjson = (docs: readonly object[]): string => docs.map((d) => JSON.stringify(d)).join('\n');
 
-interface Server {
-  readonly base: string;
-  readonly index: Index;
-  close(): Promise<void>;
-}
-
-async function startServer(role: ServerRole, options: { auth?: BearerAuth; corsOrigins?: string[]; config?: unknown } = {}): Promise<Server> {
-  const path = await mkdtemp(join(tmpdir(), 'yarrow-v1-'));
-  const index = await Index.open(await LocalDirectory.open(path), { name: 'movies', mapping, refreshIntervalMs: 0, searchable: role !== 'api', writer: { merges: false } });
-  const indexes = new Map<string, ServedIndex>([['movies', new WritableIndex('movies', index, path)]]);
-  const { app } = buildServer({
+async function startServer(role: ServerRole, options: { auth?: BearerAuth; corsOrigins?: string[]; config?: unknown } = {}): Promise<LoopbackIndex> {
+  return serveLoopbackIndex('movies', { mapping, searchable: role !== 'api', writer: { merges: false } }, {
     role,
-    indexes,
-    log: silentLogger,
-    version: 'test',
     aliases: new Map([['films', 'movies']]),
     config: options.config ?? { api: { auth: { tokens: ['s3cret'] } } },
     ...(options.auth === undefined ? {} : { auth: options.auth }),
     ...(options.corsOrigins === undefined ? {} : { corsOrigins: options.corsOrigins }),
   });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  return {
-    base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
-    index,
-    close: async () => {
-      await app.close();
-      await index.close();
-      await rm(path, { recursive: true, force: true });
-    },
-  };
 }
 
-async function call(server: Server, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown>; headers: Headers }> {
+async function call(server: LoopbackIndex, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown>; headers: Headers }> {
   const init: RequestInit = { method, headers: { 'content-type': 'application/json', ...headers } };
   if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
   const res = await fetch(`${server.base}${path}`, init);
@@ -68,7 +42,7 @@ async function call(server: Server, method: string, path: string, body?: unknown
 const errorOf = (json: Record<string, unknown>): { type: string; reason: string; field?: string } => json.error as { type: string; reason: string; field?: string };
 
 describe('/v1 routes (standalone, a real server on loopback)', () => {
-  let server: Server;
+  let server: LoopbackIndex;
   before(async () => {
     server = await startServer('standalone');
   });
@@ -198,7 +172,7 @@ describe('/v1 routes (standalone, a real server on loopback)', () => {
 });
 
 describe('legacy _delete, _merge, _mapping, _stats routes', () => {
-  let server: Server;
+  let server: LoopbackIndex;
   before(async () => {
     server = await startServer('standalone');
     await call(server, 'POST', '/movies/_index?refresh=true', ndjson(movies.slice(0, 6)));
