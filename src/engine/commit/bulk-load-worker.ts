@@ -23,7 +23,7 @@ import { isBlankLine, parseJsonLine } from '../schema/json-line.js';
 import { mappingFromJson } from '../schema/mapping.js';
 import { SegmentBuffer } from '../segment/segment-buffer.js';
 import type { FlushedBuffer } from '../segment/segment-buffer.js';
-import { transferableFiles } from './engine-worker.js';
+import { handleRequestsInOrder, transferableFiles } from './engine-worker.js';
 import { lineDocumentId } from './line-document-id.js';
 
 /** A request from the main thread. */
@@ -83,13 +83,7 @@ class Buffered {
 }
 
 let buffered = new Buffered();
-// Requests run one after another: a flush yields while it encodes, and a chunk for the next
-// buffer must not run in the middle of it.
-let queue: Promise<void> = Promise.resolve();
-
-port.on('message', (request: BulkRequest) => {
-  queue = queue.then(() => handle(request));
-});
+handleRequestsInOrder(port, handle);
 
 async function handle(request: BulkRequest): Promise<void> {
   try {

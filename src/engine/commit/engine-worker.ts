@@ -4,7 +4,19 @@
  * the buffers a reply can transfer rather than copy.
  */
 import { Worker } from 'node:worker_threads';
-import type { Transferable } from 'node:worker_threads';
+import type { MessagePort, Transferable } from 'node:worker_threads';
+
+/**
+ * Inside a worker: hands each request arriving on `port` to `handle`, one after another. A flush
+ * yields while it encodes, and a request for the next buffer must not run in the middle of it.
+ */
+export function handleRequestsInOrder(port: MessagePort, handle: (request: never) => Promise<void>): void {
+  let queue: Promise<void> = Promise.resolve();
+  port.on('message', (request: unknown) => {
+    // The owner's channel sends only the requests `handle` takes.
+    queue = queue.then(() => handle(request as never));
+  });
+}
 
 /**
  * Starts `<entry>.js` next to this module. Run from source under tsx (tests, benchmarks), this

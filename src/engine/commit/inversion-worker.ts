@@ -19,7 +19,7 @@ import { WAL_VERSION } from '../index-files.js';
 import { mappingFromJson } from '../schema/mapping.js';
 import { SegmentBuffer } from '../segment/segment-buffer.js';
 import type { FlushedBuffer } from '../segment/segment-buffer.js';
-import { transferableFiles } from './engine-worker.js';
+import { handleRequestsInOrder, transferableFiles } from './engine-worker.js';
 import { decodeWalPayload } from './wal-replay.js';
 import { RECORD_FRAME } from './write-ahead-log.js';
 
@@ -43,13 +43,7 @@ export interface InversionWorkerData {
 const port = parentPort as MessagePort;
 const mapping = mappingFromJson((workerData as InversionWorkerData).mapping);
 let buffer = new SegmentBuffer(mapping, getAnalyzer);
-// Requests run one after another: a flush yields while it encodes, and a batch for the next
-// buffer must not run in the middle of it.
-let queue: Promise<void> = Promise.resolve();
-
-port.on('message', (request: InversionRequest) => {
-  queue = queue.then(() => handle(request));
-});
+handleRequestsInOrder(port, handle);
 
 async function handle(request: InversionRequest): Promise<void> {
   try {
