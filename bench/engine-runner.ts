@@ -11,7 +11,7 @@ import type { CorpusDoc } from './corpus.js';
 import type { EngineResult, HitSummary } from './engine-result.js';
 import { RESULT_MARKER } from './engine-result.js';
 import type { CreateEngine, EngineName } from './engines/bench-engine.js';
-import { isEngineName } from './engines/bench-engine.js';
+import { ENGINE_NAMES, isEngineName } from './engines/bench-engine.js';
 import type { BenchQuery, QueryClass } from './queries.js';
 import { QUERY_CLASSES, buildQuerySet, querySetFingerprint } from './queries.js';
 import type { LatencySummary } from './stats.js';
@@ -30,7 +30,7 @@ function log(message: string): void {
 async function main(): Promise<void> {
   const [engineArg = '', corpusArg = ''] = process.argv.slice(2);
   if (!isEngineName(engineArg) || !isCorpusName(corpusArg)) {
-    throw new Error(`usage: engine-runner.ts <yarrow|sqlite-fts5|xapian|minisearch> <npm|debian>, got ${engineArg} ${corpusArg}`);
+    throw new Error(`usage: engine-runner.ts <${ENGINE_NAMES.join('|')}> <npm|debian>, got ${engineArg} ${corpusArg}`);
   }
   const spec = CORPORA[corpusArg];
   const roundCount = benchRounds();

@@ -1,7 +1,8 @@
 /**
- * `npm run bench [-- --corpus npm|debian|all] [-- --engines yarrow,yarrow-cli,sqlite-fts5,xapian,minisearch]`.
+ * `npm run bench [-- --corpus npm|debian|all] [-- --engines yarrow,yarrow-cli,sqlite-fts5,...]`.
  * Runs each engine on each corpus in its own child process, one after another, prints a report per
- * corpus and writes every figure to bench/.out/results.json.
+ * corpus, then issue 17's indexing table over every corpus, and writes every figure to
+ * bench/.out/results.json.
  */
 import { machine } from './format.js';
 import { runBenchChild } from './child-runner.js';
@@ -13,9 +14,9 @@ import { CORPUS_NAMES, REPO_ROOT, dataDir, docLimit, isCorpusName } from './corp
 import type { EngineResult } from './engine-result.js';
 import { RESULT_MARKER } from './engine-result.js';
 import type { EngineName } from './engines/bench-engine.js';
-import { ENGINE_NAMES, isEngineName } from './engines/bench-engine.js';
+import { DEFAULT_ENGINES, ENGINE_NAMES, isEngineName } from './engines/bench-engine.js';
 import type { EngineOutcome } from './report.js';
-import { checkTargets, formatCorpusReport } from './report.js';
+import { checkTargets, formatCorpusReport, formatIndexingTable, indexingRows } from './report.js';
 
 const RUNNER = path.join(REPO_ROOT, 'bench', 'engine-runner.ts');
 const OUT_FILE = path.join(REPO_ROOT, 'bench', '.out', 'results.json');
@@ -28,7 +29,7 @@ function parseCli(): { corpora: CorpusName[]; engines: EngineName[] } {
   const corpus = values.corpus;
   if (corpus !== 'all' && !isCorpusName(corpus)) throw new Error(`--corpus must be npm, debian or all, got ${corpus}`);
   const corpora = corpus === 'all' ? [...CORPUS_NAMES] : [corpus];
-  const requested = values.engines === undefined ? [...ENGINE_NAMES] : values.engines.split(',').map((s) => s.trim());
+  const requested = values.engines === undefined ? [...DEFAULT_ENGINES] : values.engines.split(',').map((s) => s.trim());
   const unknown = requested.filter((e) => !isEngineName(e));
   if (unknown.length > 0) throw new Error(`unknown engine(s) ${unknown.join(', ')}; known: ${ENGINE_NAMES.join(', ')}`);
   // Report order is fixed (Yarrow first) whatever order the flag lists them in.
@@ -62,17 +63,17 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${report}\n`);
   }
 
+  const indexing = indexingRows(outcomes);
+  process.stdout.write(`\n${formatIndexingTable(indexing)}\n`);
+
   const summary = {
     ...machine(),
     limit: limit ?? null,
+    indexing,
     corpora: Object.fromEntries(Object.entries(outcomes).map(([corpus, list]) => {
-      const yarrow = list.find((o) => o.ok && o.engine === 'yarrow');
-      const fts5 = list.find((o) => o.ok && o.engine === 'sqlite-fts5');
-      const xapian = list.find((o) => o.ok && o.engine === 'xapian');
-      const cli = list.find((o) => o.ok && o.engine === 'yarrow-cli');
-      const targets = yarrow?.ok === true && fts5?.ok === true
-        ? checkTargets(yarrow.result, fts5.result, xapian?.ok === true ? xapian.result : undefined, cli?.ok === true ? cli.result : undefined)
-        : null;
+      const result = (engine: EngineName): EngineResult | undefined => list.flatMap((o) => (o.ok && o.engine === engine ? [o.result] : [])).at(0);
+      const fts5 = result('sqlite-fts5');
+      const targets = fts5 === undefined ? null : checkTargets({ library: result('yarrow'), cli: result('yarrow-cli'), fts5, xapian: result('xapian') });
       return [corpus, { outcomes: list, targets }];
     })),
   };

@@ -8,7 +8,16 @@ import type { CorpusDoc, CorpusSpec } from '../corpus.js';
 import type { BenchQuery } from '../queries.js';
 
 /** Names of the benchmarked engines, in report order (Yarrow first; the others are its peers). */
-export const ENGINE_NAMES = ['yarrow', 'yarrow-cli', 'sqlite-fts5', 'xapian', 'minisearch'] as const;
+export const ENGINE_NAMES = ['yarrow', 'yarrow-cli', 'yarrow-cli-full', 'sqlite-fts5', 'sqlite-fts5-file', 'xapian', 'minisearch'] as const;
+
+/**
+ * Engines that run only when `--engines` names them: `yarrow-cli-full` indexes more fields than the
+ * peers (the full mapping), so it is not part of the like-for-like comparison.
+ */
+export const OPT_IN_ENGINES: readonly EngineName[] = ['yarrow-cli-full'];
+
+/** The engines `npm run bench` runs when `--engines` is not given. */
+export const DEFAULT_ENGINES: readonly EngineName[] = ENGINE_NAMES.filter((e) => !OPT_IN_ENGINES.includes(e));
 
 /** One of {@link ENGINE_NAMES}. */
 export type EngineName = (typeof ENGINE_NAMES)[number];

@@ -1,48 +1,48 @@
 /**
  * SQLite FTS5 peer: a plain on-disk database file, one FTS5 table over the corpus's text fields with
- * the porter stemmer, all inserts in one transaction, ranked by FTS5's built-in bm25().
+ * the porter stemmer plus the `_id` (sqlite-fts5/schema.ts), all inserts in one transaction, ranked
+ * by FTS5's built-in bm25(). Its documents come parsed from the runner, so its docs/s is the inserts
+ * and the commit alone; `sqlite-fts5-file` is the same table loaded from the JSON Lines file by a
+ * process of its own, like `yarrow index file`.
  */
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import type { CorpusDoc, CorpusSpec } from '../corpus.js';
-import { textOf } from '../corpus.js';
 import type { BenchQuery } from '../queries.js';
 import type { BenchEngine, CreateEngine } from './bench-engine.js';
 import { directoryBytes } from './bench-engine.js';
-
-/** FTS5 column names must be identifiers; the corpus field names already are, but check anyway. */
-function column(field: string): string {
-  if (!/^[a-z_][a-z0-9_]*$/i.test(field)) throw new Error(`unsupported field name for FTS5: ${field}`);
-  return field;
-}
+import { createTableSql, insertSql, rowValues } from './sqlite-fts5/schema.js';
 
 /** A term as an FTS5 string literal, so words like `and`/`or`/`near` are never read as operators. */
-function quote(term: string): string {
+export function quote(term: string): string {
   return `"${term.replaceAll('"', '""')}"`;
 }
+
+/** The MATCH expression of a bench query: its quoted terms joined by OR or AND. */
+export function matchExpression(query: Pick<BenchQuery, 'terms' | 'operator'>): string {
+  return query.terms.map(quote).join(query.operator === 'and' ? ' AND ' : ' OR ');
+}
+
+/** The bench's FTS5 query: top 10 by bm25 (lower is better in FTS5). */
+export const SELECT_TOP10 = 'SELECT rowid, bm25(t) AS s FROM t WHERE t MATCH ? ORDER BY s LIMIT 10';
 
 /** Creates the FTS5 engine in `dir`. */
 export const createEngine: CreateEngine = (corpus: CorpusSpec, dir: string) => {
   const db = new Database(path.join(dir, 'bench.db'));
-  const columns = corpus.textFields.map(column);
-  db.exec(`CREATE VIRTUAL TABLE t USING fts5(${columns.join(', ')}, tokenize='porter unicode61')`);
-  const insert = db.prepare(
-    `INSERT INTO t(rowid, ${columns.join(', ')}) VALUES (?, ${columns.map(() => '?').join(', ')})`,
-  );
-  const select = db.prepare<[string], { rowid: number; s: number }>(
-    'SELECT rowid, bm25(t) AS s FROM t WHERE t MATCH ? ORDER BY s LIMIT 10',
-  );
+  const fields = corpus.textFields;
+  db.exec(createTableSql(fields));
+  const insert = db.prepare(insertSql(fields));
+  const select = db.prepare<[string], { rowid: number; s: number }>(SELECT_TOP10);
 
   const engine: BenchEngine = {
     name: 'sqlite-fts5',
     index(docs: readonly CorpusDoc[]): Promise<void> {
       // The transaction stays open until commit(), so the one fsync is paid in the commit phase.
       db.exec('BEGIN');
-      const values: string[] = new Array<string>(columns.length);
+      const values: (string | number)[] = [];
       for (let row = 0; row < docs.length; row++) {
-        const doc = docs[row];
-        for (let c = 0; c < columns.length; c++) values[c] = textOf(doc, columns[c]);
-        insert.run(row + 1, ...values);
+        rowValues(row + 1, docs[row], fields, values);
+        insert.run(values);
       }
       return Promise.resolve();
     },
@@ -54,8 +54,7 @@ export const createEngine: CreateEngine = (corpus: CorpusSpec, dir: string) => {
       return directoryBytes(dir);
     },
     search(query: BenchQuery): Promise<number> {
-      const match = query.terms.map(quote).join(query.operator === 'and' ? ' AND ' : ' OR ');
-      return Promise.resolve(select.all(match).length);
+      return Promise.resolve(select.all(matchExpression(query)).length);
     },
     close(): Promise<void> {
       db.close();

@@ -8,7 +8,9 @@ line per command read from stdin, one JSON line of answer on stdout.
 
 Indexing: an on-disk WritableDatabase (glass), each searched field through a TermGenerator with
 the English stemmer (STEM_ALL: stemmed terms only, as FTS5's porter tokenizer), a position gap
-between fields, one commit at the end. Queries: the stemmed terms OR'ed or AND'ed, BM25 (Xapian's
+between fields, the document's _id kept as Xapian's documents keep it (the unique `Q` id term and
+the document data, so a hit can name its document, as Yarrow's `_id` and FTS5's `_id` column do),
+one commit at the end. Queries: the stemmed terms OR'ed or AND'ed, BM25 (Xapian's
 default weighting), top 10 from Enquire.get_mset.
 """
 import gzip
@@ -91,6 +93,9 @@ def main():
                 for field in fields:
                     tg.index_text(text_of(doc, field))
                     tg.increase_termpos(100)
+                doc_id = text_of(doc, '_id')
+                xdoc.add_boolean_term('Q' + doc_id)
+                xdoc.set_data(doc_id)
                 db.add_document(xdoc)
             reply({'ms': (time.perf_counter() - start) * 1000, 'cpuMs': (time.process_time() - cpu_start) * 1000})
         elif op == 'commit':
