@@ -22,12 +22,12 @@ import { SELECT_TOP10, matchExpression } from './sqlite-fts5.js';
 const LOADER_SOURCE = path.join(REPO_ROOT, 'bench', 'engines', 'sqlite-fts5', 'load-file.ts');
 
 /**
- * Bundles the loader into bench/.out/ (inside the repository, so `better-sqlite3` resolves from its
- * node_modules) and returns the bundle's path. Written under a temporary name and renamed, so a
- * concurrent bench run never executes a half-written file.
+ * Bundles the loader into node_modules/.cache/ (inside the repository, so `better-sqlite3` resolves
+ * from its node_modules; not linted, not committed) and returns the bundle's path. Written under a
+ * temporary name and renamed, so a concurrent bench run never executes a half-written file.
  */
 export async function buildLoader(): Promise<string> {
-  const out = path.join(REPO_ROOT, 'bench', '.out', 'sqlite-fts5-load.mjs');
+  const out = path.join(REPO_ROOT, 'node_modules', '.cache', 'yarrow-bench', 'sqlite-fts5-load.mjs');
   const tmp = `${out}.${process.pid}.tmp`;
   await mkdir(path.dirname(out), { recursive: true });
   await esbuild.build({

@@ -73,4 +73,10 @@ function main(): void {
   process.stderr.write(`docs=${rows}\nmax_rss_bytes=${usage.maxRSS * 1024}\ncpu_ms=${Math.round((usage.userCPUTime + usage.systemCPUTime) / 1000)}\n`);
 }
 
-main();
+try {
+  main();
+} catch (err) {
+  // One readable line (the runner reports the last lines of stderr), not a stack trace.
+  process.stderr.write(`sqlite-fts5 loader failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+}
