@@ -84,15 +84,19 @@ function timingLegend(engines: readonly EngineName[]): string[] {
   return engines.flatMap((e) => (PEER_TIMING[e] === undefined ? [] : [`  ${e}: ${PEER_TIMING[e]}`]));
 }
 
+/** Docs per CPU-second of index + commit, or NaN when the CPU time was not measured. */
+function docsPerCpuSec(r: EngineResult): number {
+  return r.indexCpuMs === undefined || r.indexCpuMs <= 0 ? Number.NaN : r.docs / (r.indexCpuMs / 1000);
+}
+
 /** Docs per CPU-second of index + commit, or '-' when not measured. */
 function cpuRate(r: EngineResult): string {
-  return r.indexCpuMs === undefined || r.indexCpuMs <= 0 ? '-' : int(r.docs / (r.indexCpuMs / 1000));
+  return int(docsPerCpuSec(r));
 }
 
 /** Ratio of docs per CPU-second (a's over b's), or '-'. */
 function cpuRatio(a: EngineResult, b: EngineResult): string {
-  if (a.indexCpuMs === undefined || b.indexCpuMs === undefined || a.indexCpuMs <= 0 || b.indexCpuMs <= 0) return '-';
-  return ratio(a.docs / a.indexCpuMs, b.docs / b.indexCpuMs);
+  return ratio(docsPerCpuSec(a), docsPerCpuSec(b));
 }
 
 /** The printed report for one corpus. */
@@ -180,11 +184,6 @@ export interface IndexingRow {
 
 /** The peers of the issue's table, in its column order. */
 const TABLE_PEERS: readonly EngineName[] = ['sqlite-fts5', 'sqlite-fts5-file', 'xapian'];
-
-/** Docs per CPU-second, or NaN when the CPU time was not measured. */
-function docsPerCpuSec(r: EngineResult): number {
-  return r.indexCpuMs === undefined || r.indexCpuMs <= 0 ? Number.NaN : r.docs / (r.indexCpuMs / 1000);
-}
 
 /** The rows of the issue's indexing table: one per corpus and `yarrow index file` engine that ran. */
 export function indexingRows(outcomes: Partial<Record<CorpusName, readonly EngineOutcome[]>>): IndexingRow[] {
