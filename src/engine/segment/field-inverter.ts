@@ -14,6 +14,7 @@ import { IndexOptions } from '../codec/postings/postings-format.js';
 import type { TimeSlicer } from '../event-loop.js';
 import type { SegmentWriter } from './segment-writer.js';
 import { DROPPED, sharedVocabulary } from './shared-vocabulary.js';
+import { sortedTermIds } from './term-order.js';
 import type { SharedVocabulary } from './shared-vocabulary.js';
 
 /** Position increment between the values of a multi-valued field, so phrases never span values. */
@@ -244,8 +245,8 @@ export class FieldInverter {
       docCount: this.docCount,
       sumTotalTermFreq: this.sumTotalTermFreq,
     });
-    // Default sort compares UTF-16 code units: the term dictionary's order.
-    const sorted = [...this.terms].sort();
+    const sorted = sortedTermIds(this.terms);
+    const terms = this.terms;
     let docs = new Int32Array(1024);
     let freqs = new Int32Array(1024);
     let positions = new Int32Array(1024);
@@ -253,12 +254,11 @@ export class FieldInverter {
     // The clock is read after every ~4,096 ints of postings decoded, not per term: most terms
     // take well under a microsecond.
     let work = 0;
-    for (const term of sorted) {
+    for (const id of sorted) {
       if (work >= 4096) {
         work = 0;
         if (slicer.due()) await slicer.yield();
       }
-      const id = this.termIds.get(term)!;
       const count = this.termState[id * TERM + COUNT];
       work += count + 16;
       // Every int is a marker or a position: `count` bounds both.
@@ -287,7 +287,7 @@ export class FieldInverter {
           positions[nPositions++] = v;
         }
       }
-      writer.addTerm(term, nDocs, docs, freqs, positions);
+      writer.addTerm(terms[id], nDocs, docs, freqs, positions);
     }
   }
 }
