@@ -43,7 +43,12 @@ const HEAD = 5;
 
 /** Inverts one field of the buffered documents. */
 export class FieldInverter {
-  private readonly termIds = new Map<string, number>();
+  /**
+   * Term -> id. Not kept while every term came from a vocabulary ordinal of one epoch (an ordinal
+   * stands for a term no other ordinal has, so an unmapped ordinal is a new term): built on first
+   * need, by the string path or a new epoch, and kept from then on.
+   */
+  private termIds: Map<string, number> | null = null;
   private readonly terms: string[] = [];
   /**
    * Every term's stream in one slab of slices: a new doc is written as its marker `-(doc + 1)`,
@@ -82,9 +87,7 @@ export class FieldInverter {
     if (decomposed === undefined) {
       this.tokenize = (text, sink, start) => analyzer.analyze(text, sink, start);
       this.sink = (term, position) => {
-        let id = this.termIds.get(term);
-        if (id === undefined) id = this.newTerm(term);
-        this.addToken(id, position);
+        this.addToken(this.termId(term), position);
       };
     } else {
       const scan = decomposed.scan;
@@ -134,19 +137,26 @@ export class FieldInverter {
 
   /** The id of `term`, a new one if it has none yet. */
   private termId(term: string): number {
-    return this.termIds.get(term) ?? this.newTerm(term);
+    return this.termMap().get(term) ?? this.newTerm(term);
   }
 
-  /** Maps a vocabulary ordinal to its term's id, which may exist already (from the string path). */
+  /** {@link termIds}, built from the terms if it is not kept yet; kept from now on. */
+  private termMap(): Map<string, number> {
+    return (this.termIds ??= new Map(this.terms.map((term, id) => [term, id])));
+  }
+
+  /** Maps a vocabulary ordinal to its term's id, which may exist already (string path, earlier epoch). */
   private mapOrdinal(vocabulary: SharedVocabulary, ordinal: number): number {
     if (ordinal >= this.localIds.length) this.localIds = grow(this.localIds, Math.max(ordinal + 1, 1024));
-    const id = this.termId(vocabulary.terms[ordinal]);
+    const term = vocabulary.terms[ordinal];
+    const id = this.termIds === null ? this.newTerm(term) : this.termId(term);
     this.localIds[ordinal] = id + 1;
     return id;
   }
 
   /** The vocabulary started again: its ordinals are new, the terms and their ids stay. */
   private forgetOrdinals(epoch: number): void {
+    this.termMap();
     this.localIds.fill(0);
     this.vocabularyEpoch = epoch;
   }
@@ -187,7 +197,7 @@ export class FieldInverter {
 
   private newTerm(term: string): number {
     const id = this.terms.length;
-    this.termIds.set(term, id);
+    this.termIds?.set(term, id);
     this.terms.push(term);
     const at = id * TERM;
     if (at >= this.termState.length) this.termState = grow(this.termState, at * 2);
