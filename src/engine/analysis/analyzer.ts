@@ -67,6 +67,11 @@ export interface Analyzer {
     tokenize(text: string, sink: TokenSink, startPosition?: number): number;
     normalize(token: string): string | null;
     /**
+     * When `normalize` is memoised: the same filter without the memo, for a caller that caches
+     * results by raw token itself (the indexer's shared vocabulary), so no token is cached twice.
+     */
+    readonly normalizeUncached?: (token: string) => string | null;
+    /**
      * When present, `tokenize` without strings: the same tokens as spans, each token being
      * `spanTerm(text, start, end, flags)`. Positions and the return value are those of `tokenize`.
      */

@@ -20,7 +20,7 @@ export const englishStopWords: ReadonlySet<string> = new Set([
  * see the gap, then Porter2 stemming. The filters are memoised per raw token.
  */
 export function createEnglishAnalyzer(name = 'english'): Analyzer {
-  return createFilteredAnalyzer(name, tokenizeStandard, englishFilter, scanStandard);
+  return createFilteredAnalyzer(name, tokenizeStandard, englishFilter, scanStandard, normalizeEnglish);
 }
 
 /** The english filters for one lowercase token: possessive, stop word (null), Porter2 stem. */

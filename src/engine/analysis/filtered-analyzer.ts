@@ -34,9 +34,10 @@ export function memoizeFilter(filter: TokenFilter): TokenFilter {
  * Creates an analyzer that runs `tokenize` and passes each token through `normalize` (usually
  * memoised with {@link memoizeFilter}); tokens it maps to null are dropped but keep their position,
  * so phrase queries see the gap. Offsets are the tokenizer's. Exposes both parts as `decomposed`,
- * with `scan`, the tokenizer's string-free form, when given.
+ * with `scan`, the tokenizer's string-free form, when given, and `normalizeUncached`, the filter
+ * `normalize` memoises, when given.
  */
-export function createFilteredAnalyzer(name: string, tokenize: Tokenizer, normalize: TokenFilter, scan?: Analyzer['scan']): Analyzer {
+export function createFilteredAnalyzer(name: string, tokenize: Tokenizer, normalize: TokenFilter, scan?: Analyzer['scan'], normalizeUncached?: TokenFilter): Analyzer {
   return {
     name,
     analyze(text: string, sink: TokenSink, startPosition = 0): number {
@@ -53,6 +54,11 @@ export function createFilteredAnalyzer(name: string, tokenize: Tokenizer, normal
       );
       return next;
     },
-    decomposed: scan === undefined ? { tokenize, normalize } : { tokenize, normalize, scan },
+    decomposed: {
+      tokenize,
+      normalize,
+      ...(scan === undefined ? {} : { scan }),
+      ...(normalizeUncached === undefined ? {} : { normalizeUncached }),
+    },
   };
 }

@@ -26,5 +26,5 @@ export function createLanguageAnalyzer(spec: LanguageSpec): Analyzer {
   const memoized = memoizeFilter(filter);
   return spec.keepCase === true
     ? createFilteredAnalyzer(spec.name, tokenizeStandardKeepCase, memoized)
-    : createFilteredAnalyzer(spec.name, tokenizeStandard, memoized, scanStandard);
+    : createFilteredAnalyzer(spec.name, tokenizeStandard, memoized, scanStandard, filter);
 }

@@ -12,8 +12,10 @@ import { SpanFlags, spanTerm } from '../analysis/analyzer.js';
 import { lengthToNorm } from '../codec/norms/small-float.js';
 import { IndexOptions } from '../codec/postings/postings-format.js';
 import type { TimeSlicer } from '../event-loop.js';
-import { RawTokenTable } from './raw-token-table.js';
 import type { SegmentWriter } from './segment-writer.js';
+import { DROPPED, sharedVocabulary } from './shared-vocabulary.js';
+import { sortedTermIds } from './term-order.js';
+import type { SharedVocabulary } from './shared-vocabulary.js';
 
 /** Position increment between the values of a multi-valued field, so phrases never span values. */
 export const POSITION_GAP = 100;
@@ -41,7 +43,12 @@ const HEAD = 5;
 
 /** Inverts one field of the buffered documents. */
 export class FieldInverter {
-  private readonly termIds = new Map<string, number>();
+  /**
+   * Term -> id. Not kept while every term came from a vocabulary ordinal of one epoch (an ordinal
+   * stands for a term no other ordinal has, so an unmapped ordinal is a new term): built on first
+   * need, by the string path or a new epoch, and kept from then on.
+   */
+  private termIds: Map<string, number> | null = null;
   private readonly terms: string[] = [];
   /**
    * Every term's stream in one slab of slices: a new doc is written as its marker `-(doc + 1)`,
@@ -62,11 +69,12 @@ export class FieldInverter {
   private readonly sink: TokenSink;
   /** Raw token -> term id (-1: dropped), when the analyzer's filters can be cached per token. */
   private readonly rawIds = new Map<string, number>();
-  /** The same, interned from the text's characters, when the analyzer can scan spans. */
-  private readonly rawTable = new RawTokenTable();
-  /** The text being scanned and the flags of the span being resolved (read by `resolveSpan`). */
-  private text = '';
-  private spanFlags = 0;
+  /**
+   * Term ordinal of the thread's {@link SharedVocabulary} -> term id + 1 (0: not mapped yet), when
+   * the analyzer can scan spans; valid for the vocabulary's epoch {@link vocabularyEpoch}.
+   */
+  private localIds = new Int32Array(0);
+  private vocabularyEpoch = 0;
   private readonly tokenize: Analyzer['analyze'];
 
   constructor(
@@ -74,14 +82,12 @@ export class FieldInverter {
     analyzer: Analyzer,
   ) {
     // A tokenizer alone (`standard`) that scans spans takes the span path with no filter.
-    const scanOnly = analyzer.scan === undefined ? undefined : { tokenize: (text: string, sink: TokenSink, start?: number) => analyzer.analyze(text, sink, start), normalize: (token: string) => token, scan: analyzer.scan };
+    const scanOnly: Analyzer['decomposed'] = analyzer.scan === undefined ? undefined : { tokenize: (text: string, sink: TokenSink, start?: number) => analyzer.analyze(text, sink, start), normalize: (token: string) => token, scan: analyzer.scan };
     const decomposed = analyzer.decomposed ?? scanOnly;
     if (decomposed === undefined) {
       this.tokenize = (text, sink, start) => analyzer.analyze(text, sink, start);
       this.sink = (term, position) => {
-        let id = this.termIds.get(term);
-        if (id === undefined) id = this.newTerm(term);
-        this.addToken(id, position);
+        this.addToken(this.termId(term), position);
       };
     } else {
       const scan = decomposed.scan;
@@ -89,7 +95,7 @@ export class FieldInverter {
         let id = this.rawIds.get(token);
         if (id === undefined) {
           const term = decomposed.normalize(token);
-          id = term === null ? -1 : (this.termIds.get(term) ?? this.newTerm(term));
+          id = term === null ? -1 : this.termId(term);
           this.rawIds.set(token, id);
         }
         return id;
@@ -101,25 +107,58 @@ export class FieldInverter {
       if (scan === undefined) {
         this.tokenize = (text, sink, start) => decomposed.tokenize(text, sink, start);
       } else {
-        // Spans: a token seen before is found from the text's characters, with no string made.
-        // Tokens that need more than ASCII lowercasing take the string path.
-        const resolveSpan = (start: number, end: number): number => rawId(spanTerm(this.text, start, end, this.spanFlags));
+        // Spans: a token the thread has seen before (in any field of any buffer) is found from the
+        // text's characters, with no string made. Tokens that need more than ASCII lowercasing take
+        // the string path.
+        const vocabulary = sharedVocabulary(analyzer, decomposed.normalizeUncached ?? ((token) => decomposed.normalize(token)));
+        this.vocabularyEpoch = vocabulary.epoch;
+        let text = '';
         const spanSink: SpanSink = (position, start, end, flags, hash) => {
           let id;
           if ((flags & (SpanFlags.upperOther | SpanFlags.curlyApostrophe)) === 0) {
-            this.spanFlags = flags;
-            id = this.rawTable.lookup(this.text, start, end, (flags & SpanFlags.upperAscii) !== 0, hash, resolveSpan);
+            const ordinal = vocabulary.ordinal(text, start, end, flags, hash);
+            if (ordinal === DROPPED) return;
+            if (vocabulary.epoch !== this.vocabularyEpoch) this.forgetOrdinals(vocabulary.epoch);
+            id = ordinal < this.localIds.length ? this.localIds[ordinal] - 1 : -1;
+            if (id < 0) id = this.mapOrdinal(vocabulary, ordinal);
           } else {
-            id = rawId(spanTerm(this.text, start, end, flags));
+            id = rawId(spanTerm(text, start, end, flags));
+            if (id < 0) return;
           }
-          if (id >= 0) this.addToken(id, position);
+          this.addToken(id, position);
         };
-        this.tokenize = (text, _sink, start) => {
-          this.text = text;
-          return scan(text, spanSink, start);
+        this.tokenize = (value, _sink, start) => {
+          text = value;
+          return scan(value, spanSink, start);
         };
       }
     }
+  }
+
+  /** The id of `term`, a new one if it has none yet. */
+  private termId(term: string): number {
+    return this.termMap().get(term) ?? this.newTerm(term);
+  }
+
+  /** {@link termIds}, built from the terms if it is not kept yet; kept from now on. */
+  private termMap(): Map<string, number> {
+    return (this.termIds ??= new Map(this.terms.map((term, id) => [term, id])));
+  }
+
+  /** Maps a vocabulary ordinal to its term's id, which may exist already (string path, earlier epoch). */
+  private mapOrdinal(vocabulary: SharedVocabulary, ordinal: number): number {
+    if (ordinal >= this.localIds.length) this.localIds = grow(this.localIds, Math.max(ordinal + 1, 1024));
+    const term = vocabulary.terms[ordinal];
+    const id = this.termIds === null ? this.newTerm(term) : this.termId(term);
+    this.localIds[ordinal] = id + 1;
+    return id;
+  }
+
+  /** The vocabulary started again: its ordinals are new, the terms and their ids stay. */
+  private forgetOrdinals(epoch: number): void {
+    this.termMap();
+    this.localIds.fill(0);
+    this.vocabularyEpoch = epoch;
   }
 
   /** Number of distinct terms buffered. */
@@ -134,7 +173,7 @@ export class FieldInverter {
 
   /** Bytes held by the typed arrays (slab and per-term state); strings and maps are not counted. */
   get arrayBytes(): number {
-    return this.slab.byteLength + this.termState.byteLength + this.lengths.byteLength + this.rawTable.bytes;
+    return this.slab.byteLength + this.termState.byteLength + this.lengths.byteLength + this.localIds.byteLength;
   }
 
   /** Analyzes the values of `docId` (docs must arrive in increasing order) into the postings. */
@@ -158,7 +197,7 @@ export class FieldInverter {
 
   private newTerm(term: string): number {
     const id = this.terms.length;
-    this.termIds.set(term, id);
+    this.termIds?.set(term, id);
     this.terms.push(term);
     const at = id * TERM;
     if (at >= this.termState.length) this.termState = grow(this.termState, at * 2);
@@ -216,8 +255,8 @@ export class FieldInverter {
       docCount: this.docCount,
       sumTotalTermFreq: this.sumTotalTermFreq,
     });
-    // Default sort compares UTF-16 code units: the term dictionary's order.
-    const sorted = [...this.terms].sort();
+    const sorted = sortedTermIds(this.terms);
+    const terms = this.terms;
     let docs = new Int32Array(1024);
     let freqs = new Int32Array(1024);
     let positions = new Int32Array(1024);
@@ -225,12 +264,11 @@ export class FieldInverter {
     // The clock is read after every ~4,096 ints of postings decoded, not per term: most terms
     // take well under a microsecond.
     let work = 0;
-    for (const term of sorted) {
+    for (const id of sorted) {
       if (work >= 4096) {
         work = 0;
         if (slicer.due()) await slicer.yield();
       }
-      const id = this.termIds.get(term)!;
       const count = this.termState[id * TERM + COUNT];
       work += count + 16;
       // Every int is a marker or a position: `count` bounds both.
@@ -259,7 +297,7 @@ export class FieldInverter {
           positions[nPositions++] = v;
         }
       }
-      writer.addTerm(term, nDocs, docs, freqs, positions);
+      writer.addTerm(terms[id], nDocs, docs, freqs, positions);
     }
   }
 }

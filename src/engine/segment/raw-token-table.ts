@@ -1,5 +1,5 @@
 /**
- * Raw tokens to term ids, interned from the analyzed text's characters: an open-addressing hash
+ * Raw tokens to ids, interned from the analyzed text's characters: an open-addressing hash
  * table over typed arrays whose keys are copies of the tokens' UTF-16 code units. The tokenizer
  * hashes each span while it scans, so a token seen before costs one pass to compare it, with no
  * string made and nothing allocated; only a new token is sliced into a string (for the analyzer's
@@ -13,6 +13,9 @@ const START = 1;
 const LENGTH = 2;
 const ID = 3;
 
+/** What {@link RawTokenTable.find} returns for a span the table does not hold (ids are >= -1). */
+export const ABSENT = -2;
+
 /** Maps token spans (optionally ASCII-lowercased as they are read) to ids. */
 export class RawTokenTable {
   /** Every key's code units, back to back. */
@@ -22,12 +25,31 @@ export class RawTokenTable {
    * Open addressing, linear probing, each slot a whole entry: a lookup reads one cache line for
    * the hash, span and id instead of one per parallel array.
    */
-  private slots = new Int32Array(2048 * SLOT);
+  private slots: Int32Array;
   private count = 0;
+  /** The empty slot where the span of the last {@link find} that missed belongs. */
+  private freeSlot = 0;
+
+  /** @param capacity entries to make room for up front (the table grows past it as needed). */
+  constructor(capacity = 1024) {
+    let slots = 2048;
+    while (slots < capacity * 2) slots *= 2;
+    this.slots = new Int32Array(slots * SLOT);
+  }
 
   /** Bytes held by the table's arrays. */
   get bytes(): number {
     return this.chars.byteLength + this.slots.byteLength;
+  }
+
+  /** Number of spans held. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Code units held by the keys. */
+  get keyChars(): number {
+    return this.charsUsed;
   }
 
   /**
@@ -36,17 +58,28 @@ export class RawTokenTable {
    * (analysis/span-hash.ts), which the tokenizer computes while scanning.
    */
   lookup(text: string, start: number, end: number, lowerAscii: boolean, hash: number, resolve: (start: number, end: number) => number): number {
+    const found = this.find(text, start, end, lowerAscii, hash);
+    if (found !== ABSENT) return found;
+    const id = resolve(start, end);
+    this.add(text, start, end, lowerAscii, hash, id);
+    return id;
+  }
+
+  /**
+   * The id of `text[start, end)` as in {@link lookup}, or {@link ABSENT}; then {@link add} records
+   * the span (before any other call on the table).
+   */
+  find(text: string, start: number, end: number, lowerAscii: boolean, hash: number): number {
     const length = end - start;
     const slots = this.slots;
-    const mask = (slots.length >> 2) - 1;
-    let slot = (hash & mask) << 2;
+    const wrap = slots.length - 1;
+    let slot = (hash << 2) & wrap;
     for (let n = slots[slot + LENGTH]; n !== 0; n = slots[slot + LENGTH]) {
       if (slots[slot + HASH] === hash && n === length && this.matches(slots[slot + START], text, start, length, lowerAscii)) return slots[slot + ID];
-      slot = (slot + SLOT) & (slots.length - 1);
+      slot = (slot + SLOT) & wrap;
     }
-    const id = resolve(start, end);
-    this.insert(text, start, length, lowerAscii, hash, id, slot);
-    return id;
+    this.freeSlot = slot;
+    return ABSENT;
   }
 
   private matches(at: number, text: string, start: number, length: number, lowerAscii: boolean): boolean {
@@ -59,7 +92,9 @@ export class RawTokenTable {
     return true;
   }
 
-  private insert(text: string, start: number, length: number, lowerAscii: boolean, hash: number, id: number, slot: number): void {
+  /** Records `id` for the span the last {@link find} did not find (same arguments). */
+  add(text: string, start: number, end: number, lowerAscii: boolean, hash: number, id: number): void {
+    const length = end - start;
     if (this.charsUsed + length > this.chars.length) {
       const chars = new Uint16Array(Math.max(this.chars.length * 2, this.charsUsed + length));
       chars.set(this.chars);
@@ -74,6 +109,7 @@ export class RawTokenTable {
     }
     this.charsUsed += length;
     const slots = this.slots;
+    const slot = this.freeSlot;
     slots[slot + HASH] = hash;
     slots[slot + START] = at;
     slots[slot + LENGTH] = length;
@@ -85,12 +121,15 @@ export class RawTokenTable {
   private rehash(size: number): void {
     const old = this.slots;
     const slots = new Int32Array(size);
-    const mask = size / SLOT - 1;
+    const wrap = size - 1;
     for (let from = 0; from < old.length; from += SLOT) {
       if (old[from + LENGTH] === 0) continue;
-      let slot = (old[from + HASH] & mask) * SLOT;
-      while (slots[slot + LENGTH] !== 0) slot = (slot + SLOT) & (size - 1);
-      slots.set(old.subarray(from, from + SLOT), slot);
+      let slot = (old[from + HASH] << 2) & wrap;
+      while (slots[slot + LENGTH] !== 0) slot = (slot + SLOT) & wrap;
+      slots[slot + HASH] = old[from + HASH];
+      slots[slot + START] = old[from + START];
+      slots[slot + LENGTH] = old[from + LENGTH];
+      slots[slot + ID] = old[from + ID];
     }
     this.slots = slots;
   }

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import type { Analyzer } from '../../../src/engine/analysis/analyzer.js';
+import { SpanFlags } from '../../../src/engine/analysis/analyzer.js';
 import { getAnalyzer } from '../../../src/engine/analysis/analyzers.js';
+import { scanStandard } from '../../../src/engine/analysis/standard-analyzer.js';
 import { hashSpan } from '../../../src/engine/analysis/span-hash.js';
 import { parseMapping } from '../../../src/engine/schema/mapping.js';
 import { validateDocument } from '../../../src/engine/schema/document.js';
@@ -52,14 +55,27 @@ function withoutScan(analyzer: Analyzer): Analyzer {
   };
 }
 
-async function segmentFiles(analyzer: (name: string) => Analyzer): Promise<Map<string, Uint8Array>> {
+async function segmentFiles(analyzer: (name: string) => Analyzer, input: unknown[] = docs()): Promise<Map<string, Uint8Array>> {
   const buffer = new SegmentBuffer(mapping, analyzer);
-  for (const raw of docs()) {
+  for (const raw of input) {
     const doc = validateDocument(mapping, raw, {});
     buffer.add(doc, doc.id!, JSON.stringify(doc.stored));
   }
   return new Map((await buffer.flush('seg-000001')).files);
 }
+
+/** Words of mixed scripts and cases, joined by spaces, punctuation and apostrophes. */
+const mixedText = fc
+  .array(
+    fc.oneof(
+      fc.stringMatching(/^[A-Za-z0-9]{1,12}$/),
+      fc.constantFrom('The', 'RUNNING', 'runs', 'École', 'ÉCOLE', 'Straße', 'İstanbul', 'ıI', 'don’t', "Don't", 'dog’s', "ship's", 'x’', '’y'),
+      fc.constantFrom('東京タワー', 'ภาษาไทย', '日本語', '𝒳y', 'é', 'e\u0301', 'Ünïcödé', '😀', 'a\u200db', 'ΣΊΣΥΦΟΣ', 'Привет'),
+      fc.constantFrom('q'.repeat(255), 'Q'.repeat(256), 'w'.repeat(300)),
+    ),
+    { maxLength: 25 },
+  )
+  .chain((words) => fc.array(fc.constantFrom(' ', ', ', '-', "'", '’', '. ', '\n', '_', ''), { minLength: words.length, maxLength: words.length }).map((seps) => words.map((w, i) => w + seps[i]).join('')));
 
 describe('span interning in the inverter', () => {
   it('writes byte for byte the segment the string path writes', async () => {
@@ -91,5 +107,29 @@ describe('span interning in the inverter', () => {
     // Uppercase ASCII read as lowercase finds the same entries.
     assert.deepEqual([lookup(12, true), lookup(18, true)], [0, 1]);
     assert.deepEqual(resolved, ['glbvs', 'yacxa']);
+  });
+  it('writes what the string path writes for random text of mixed scripts and cases', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(mixedText, { minLength: 1, maxLength: 12 }), async (texts) => {
+        const input = texts.map((text, i) => ({ _id: `d${i % 9}`, title: text, body: [texts[(i + 1) % texts.length], text], de: text }));
+        // A fresh analyzer instance per run, so the thread's vocabulary of the analyzer starts empty.
+        const fresh = (name: string): Analyzer => ({ ...getAnalyzer(name) });
+        const spans = await segmentFiles(fresh, input);
+        const strings = await segmentFiles((name) => withoutScan(getAnalyzer(name)), input);
+        for (const [name, bytes] of spans) assert.ok(Buffer.from(bytes).equals(strings.get(name)!), `${name} differs`);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('reports with each span the hash of its characters, ASCII capitals read as lowercase', () => {
+    fc.assert(
+      fc.property(mixedText, (text) => {
+        scanStandard(text, (_position, start, end, flags, hash) => {
+          if ((flags & (SpanFlags.upperOther | SpanFlags.curlyApostrophe)) === 0) assert.equal(hash, hashSpan(text, start, end), text.slice(start, end));
+        });
+      }),
+      { numRuns: 300 },
+    );
   });
 });

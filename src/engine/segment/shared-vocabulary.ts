@@ -1,0 +1,88 @@
+/**
+ * Raw token spans to terms, learned once per thread and analyzer instead of once per segment
+ * buffer: every field inverter of one analyzer (a bulk-load worker's `name`, `summary` and
+ * `description`, and each segment after the last) looks its spans up here. A span seen before,
+ * in any field of any buffer, costs a probe of one typed-array table; the analyzer's filters run,
+ * and a string is made, only for a span new to the thread.
+ *
+ * Terms get ordinals (two spans with one term, "Runs" and "running", share one), which an
+ * inverter maps to its own term ids. The table is bounded: past {@link MAX_SPANS} spans or
+ * {@link MAX_CHARS} code units it starts again empty under a new {@link SharedVocabulary.epoch},
+ * so memory stays flat on text with an endless vocabulary (source code, ids).
+ */
+import type { Analyzer } from '../analysis/analyzer.js';
+import { spanTerm } from '../analysis/analyzer.js';
+import { ABSENT, RawTokenTable } from './raw-token-table.js';
+
+/** Spans held before the vocabulary starts again: covers the whole of most corpora's words. */
+export const MAX_SPANS = 1 << 17;
+/** Code units of span keys held before the vocabulary starts again (2 MB of keys). */
+export const MAX_CHARS = 1 << 20;
+
+/** What a span of {@link SharedVocabulary.ordinal} the analyzer drops maps to. */
+export const DROPPED = -1;
+
+/** One analyzer's spans and terms in this thread. */
+export class SharedVocabulary {
+  /** Bumped each time the vocabulary starts again; ordinals of an earlier epoch mean nothing now. */
+  epoch = 0;
+  /** Term by ordinal. */
+  terms: string[] = [];
+  private table = new RawTokenTable(MAX_SPANS);
+  private ordinals = new Map<string, number>();
+
+  /** @param normalize the analyzer's filter chain for one raw token (null: dropped). */
+  constructor(private readonly normalize: (token: string) => string | null) {}
+
+  /** Bytes held by the span table's arrays (strings and the term map are not counted). */
+  get bytes(): number {
+    return this.table.bytes;
+  }
+
+  /**
+   * The term ordinal of the token `spanTerm(text, start, end, flags)`, or {@link DROPPED}. `flags`
+   * may have only `SpanFlags.upperAscii` set; `hash` is the span's `hashSpan`. May start a new
+   * epoch (before it answers), which the caller must check before it uses an ordinal.
+   */
+  ordinal(text: string, start: number, end: number, flags: number, hash: number): number {
+    const found = this.table.find(text, start, end, flags !== 0, hash);
+    return found === ABSENT ? this.learn(text, start, end, flags, hash) : found;
+  }
+
+  private learn(text: string, start: number, end: number, flags: number, hash: number): number {
+    if (this.table.size >= MAX_SPANS || this.table.keyChars >= MAX_CHARS) {
+      this.epoch++;
+      this.terms = [];
+      this.ordinals = new Map();
+      this.table = new RawTokenTable(MAX_SPANS);
+      this.table.find(text, start, end, flags !== 0, hash);
+    }
+    const term = this.normalize(spanTerm(text, start, end, flags));
+    let ordinal = DROPPED;
+    if (term !== null) {
+      const known = this.ordinals.get(term);
+      if (known === undefined) {
+        ordinal = this.terms.length;
+        this.terms.push(term);
+        this.ordinals.set(term, ordinal);
+      } else {
+        ordinal = known;
+      }
+    }
+    this.table.add(text, start, end, flags !== 0, hash, ordinal);
+    return ordinal;
+  }
+}
+
+/** Vocabularies by analyzer instance (one per analyzer name: getAnalyzer shares instances). */
+const vocabularies = new WeakMap<Analyzer, SharedVocabulary>();
+
+/** The vocabulary this thread keeps for `analyzer`, made on first use with `normalize`. */
+export function sharedVocabulary(analyzer: Analyzer, normalize: (token: string) => string | null): SharedVocabulary {
+  let vocabulary = vocabularies.get(analyzer);
+  if (vocabulary === undefined) {
+    vocabulary = new SharedVocabulary(normalize);
+    vocabularies.set(analyzer, vocabulary);
+  }
+  return vocabulary;
+}

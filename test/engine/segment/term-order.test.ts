@@ -1,0 +1,26 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { sortedTermIds } from '../../../src/engine/segment/term-order.js';
+
+/** Code units around every boundary the sort key has: U+0000, the 7-bit cap, non-ASCII, surrogates. */
+const unit = fc.constantFrom(0, 1, 0x30, 0x61, 0x7a, 0x7d, 0x7e, 0x7f, 0x80, 0xe9, 0x3042, 0xd835, 0xdc00, 0xffff);
+const term = fc.array(fc.oneof(unit, fc.integer({ min: 0x61, max: 0x66 })), { maxLength: 7 }).map((units) => String.fromCharCode(...units));
+
+describe('sortedTermIds', () => {
+  it('orders ids as the default sort orders their terms', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(term, { maxLength: 300 }), (terms) => {
+        const ids = sortedTermIds(terms);
+        assert.deepEqual(Array.from(ids, (id) => terms[id]), [...terms].sort());
+        assert.deepEqual([...ids].sort((a, b) => a - b), terms.map((_, i) => i));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('orders real words, prefixes of one another and terms past ASCII', () => {
+    const terms = ['run', 'runner', 'ru', 'r', 'école', 'ecole', 'über', 'uber', '日本', '日本語', 'a\u0000', 'a', '', 'zz', 'z~', 'z\u007f', 'z\u0080'];
+    assert.deepEqual(Array.from(sortedTermIds(terms), (id) => terms[id]), [...terms].sort());
+  });
+});
