@@ -13,7 +13,7 @@
  * Prints per corpus: docs per CPU-second (best round; wall time alongside), time in GC and the
  * share of it, flush time, segments.
  */
-import { PerformanceObserver } from 'node:perf_hooks';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { getAnalyzer } from '../src/engine/analysis/index.js';
 import { BulkBuffer } from '../src/engine/commit/bulk-chunk.js';
 import { defaultWriterOptions } from '../src/engine/commit/writer-options.js';
@@ -28,6 +28,8 @@ interface Round {
   readonly cpuMs: number;
   readonly wallMs: number;
   readonly gcMs: number;
+  /** GC time in scavenges of the young generation. */
+  readonly minorGcMs: number;
   readonly flushMs: number;
   readonly segments: number;
 }
@@ -72,7 +74,13 @@ async function round(corpus: CorpusName, chunks: readonly { bytes: Uint8Array; f
   const flushBytes = defaultWriterOptions.maxBufferBytes;
   globalThis.gc?.();
   let gcMs = 0;
-  const observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) gcMs += e.duration; });
+  let minorGcMs = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      gcMs += e.duration;
+      if ((e.detail as { kind?: number } | undefined)?.kind === constants.NODE_PERFORMANCE_GC_MINOR) minorGcMs += e.duration;
+    }
+  });
   observer.observe({ entryTypes: ['gc'] });
   const cpu0 = cpuMs();
   const wall0 = performance.now();
@@ -95,7 +103,7 @@ async function round(corpus: CorpusName, chunks: readonly { bytes: Uint8Array; f
   // Let the observer deliver the last entries.
   await new Promise((resolve) => setImmediate(resolve));
   observer.disconnect();
-  return { cpuMs: cpu, wallMs, gcMs, flushMs, segments };
+  return { cpuMs: cpu, wallMs, gcMs, minorGcMs, flushMs, segments };
 }
 
 async function main(): Promise<void> {
@@ -111,7 +119,7 @@ async function main(): Promise<void> {
     const b = best!;
     const perCpuS = Math.round(docs.length / (b.cpuMs / 1000));
     const perS = Math.round(docs.length / (b.wallMs / 1000));
-    console.log(`${corpus}: ${docs.length} docs, ${perCpuS} docs/CPU-s (${perS} docs/s wall), CPU ${b.cpuMs.toFixed(0)} ms, GC ${b.gcMs.toFixed(0)} ms (${((100 * b.gcMs) / b.wallMs).toFixed(1)}% of wall), flush ${b.flushMs.toFixed(0)} ms, ${b.segments} segments`);
+    console.log(`${corpus}: ${docs.length} docs, ${perCpuS} docs/CPU-s (${perS} docs/s wall), CPU ${b.cpuMs.toFixed(0)} ms, GC ${b.gcMs.toFixed(0)} ms (${((100 * b.gcMs) / b.wallMs).toFixed(1)}% of wall; scavenges ${b.minorGcMs.toFixed(0)} ms), flush ${b.flushMs.toFixed(0)} ms, ${b.segments} segments`);
   }
 }
 
