@@ -78,7 +78,7 @@ async function round(corpus: CorpusName, chunks: readonly { bytes: Uint8Array; f
   const observer = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
       gcMs += e.duration;
-      if ((e.detail as { kind?: number } | undefined)?.kind === constants.NODE_PERFORMANCE_GC_MINOR) minorGcMs += e.duration;
+      if ((e as unknown as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) minorGcMs += e.duration;
     }
   });
   observer.observe({ entryTypes: ['gc'] });
