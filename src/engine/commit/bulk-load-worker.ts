@@ -18,13 +18,10 @@ import type { MessagePort } from 'node:worker_threads';
 import { getAnalyzer } from '../analysis/analyzers.js';
 import { YarrowError } from '../errors.js';
 import type { ErrorCode, ErrorDetails } from '../errors.js';
-import { validateDocument } from '../schema/document.js';
-import { isBlankLine, parseJsonLine } from '../schema/json-line.js';
 import { mappingFromJson } from '../schema/mapping.js';
-import { SegmentBuffer } from '../segment/segment-buffer.js';
-import type { FlushedBuffer } from '../segment/segment-buffer.js';
+import { BulkBuffer } from './bulk-chunk.js';
+import type { FlushedBulkBuffer } from './bulk-chunk.js';
 import { handleRequestsInOrder, transferableFiles } from './engine-worker.js';
-import { lineDocumentId } from './line-document-id.js';
 
 /** A request from the main thread. */
 export type BulkRequest =
@@ -42,14 +39,7 @@ export type BulkRequest =
   | { readonly type: 'reset' };
 
 /** A flushed buffer with what the main thread needs to resolve ids across segments. */
-export interface BulkSegment {
-  readonly flushed: FlushedBuffer;
-  /** The input line of each doc. */
-  readonly lines: Int32Array;
-  /** Every doc's id, concatenated; doc `d`'s id ends at `idEnds[d]`. */
-  readonly idText: string;
-  readonly idEnds: Uint32Array;
-}
+export type BulkSegment = FlushedBulkBuffer;
 
 /** An error as it crosses threads. */
 export interface BulkError {
@@ -75,41 +65,30 @@ const port = parentPort as MessagePort;
 const data = workerData as BulkWorkerData;
 const mapping = mappingFromJson(data.mapping);
 
-/** One future segment and each of its docs' line and id. */
-class Buffered {
-  readonly buffer = new SegmentBuffer(mapping, getAnalyzer);
-  lines: number[] = [];
-  ids: string[] = [];
-}
-
-let buffered = new Buffered();
+let buffered = new BulkBuffer(mapping, getAnalyzer);
 handleRequestsInOrder(port, handle);
 
 async function handle(request: BulkRequest): Promise<void> {
   try {
     switch (request.type) {
       case 'chunk': {
-        const { docs, lastLine } = addChunk(request);
+        const { docs, lastLine } = buffered.addChunk(request.bytes, request.firstLine, request.source, request.idPrefix);
         reply({ ok: true, docs, lastLine, full: buffered.buffer.estimatedBytes >= data.flushBytes });
         return;
       }
       case 'flush': {
         const done = buffered;
-        buffered = new Buffered();
-        if (done.buffer.maxDoc === 0) {
+        buffered = new BulkBuffer(mapping, getAnalyzer);
+        if (done.maxDoc === 0) {
           reply({ ok: true, segment: null });
           return;
         }
-        const flushed = await done.buffer.flush(request.name);
-        const idEnds = new Uint32Array(done.ids.length);
-        let end = 0;
-        done.ids.forEach((id, d) => { idEnds[d] = end += id.length; });
-        const segment: BulkSegment = { flushed, lines: Int32Array.from(done.lines), idText: done.ids.join(''), idEnds };
-        reply({ ok: true, segment }, [...transferableFiles(flushed.files), segment.lines.buffer as ArrayBuffer, idEnds.buffer]);
+        const segment: BulkSegment = await done.flush(request.name);
+        reply({ ok: true, segment }, [...transferableFiles(segment.flushed.files), segment.lines.buffer, segment.idEnds.buffer]);
         return;
       }
       case 'reset':
-        buffered = new Buffered();
+        buffered = new BulkBuffer(mapping, getAnalyzer);
         reply({ ok: true });
         return;
     }
@@ -123,35 +102,4 @@ async function handle(request: BulkRequest): Promise<void> {
 
 function reply(message: BulkReply, transfer: ArrayBuffer[] = []): void {
   port.postMessage(message, transfer);
-}
-
-/** Parses, validates and buffers the chunk's documents; returns how many and the line of the last. */
-function addChunk(request: Extract<BulkRequest, { type: 'chunk' }>): { docs: number; lastLine: number } {
-  const { bytes, source, idPrefix } = request;
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  const { buffer, lines, ids } = buffered;
-  let line = request.firstLine;
-  let start = line === 1 && text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  let docs = 0;
-  let lastLine = 0;
-  for (; start < text.length; line++) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    if (!isBlankLine(text, start, end)) {
-      const raw = parseJsonLine(text.slice(start, end), source, line);
-      if (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && !('_id' in raw)) {
-        (raw as Record<string, unknown>)._id = lineDocumentId(idPrefix, line);
-      }
-      const doc = validateDocument(mapping, raw, { source, line });
-      // Every object has an id by now: its own (validated) or the one derived above.
-      const id = doc.id!;
-      buffer.add(doc, id, JSON.stringify(doc.stored));
-      lines.push(line);
-      ids.push(id);
-      docs++;
-      lastLine = line;
-    }
-    start = end + 1;
-  }
-  return { docs, lastLine };
 }

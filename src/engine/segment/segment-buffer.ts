@@ -6,6 +6,7 @@
 import type { Analyzer } from '../analysis/analyzer.js';
 import type { DocValuesColumn } from '../codec/doc-values/doc-values-writer.js';
 import { IndexOptions } from '../codec/postings/postings-format.js';
+import { StoredFieldsWriter } from '../codec/stored-fields/stored-fields-writer.js';
 import { isWildcardName } from '../schema/field-name.js';
 import type { FieldMapping, Mapping } from '../schema/mapping.js';
 import type { ValidDocument } from '../schema/document.js';
@@ -43,7 +44,11 @@ export class SegmentBuffer {
   private readonly columns: ColumnBuilder[] = [];
   private readonly ids: string[] = [];
   private readonly idToDoc = new Map<string, number>();
-  private readonly storedJson: string[] = [];
+  /**
+   * Stored documents, compressed block by block as they arrive: their JSON then dies young
+   * instead of being held (and copied by every scavenge, then marked) until the flush.
+   */
+  private readonly stored = new StoredFieldsWriter();
   private readonly deleted = new Set<number>();
   /** Fields that have an inverter or column (or need none). */
   private readonly known = new Set<string>();
@@ -83,7 +88,9 @@ export class SegmentBuffer {
   /**
    * An estimate of the heap the buffer holds, used to decide when to flush: the inverters' typed
    * arrays as allocated, about 120 bytes per distinct term (its string, its entries in the term
-   * and raw-token maps), stored JSON as UTF-16, and about 64 bytes per id.
+   * and raw-token maps), stored JSON as UTF-16, and about 64 bytes per id. The stored JSON is
+   * compressed as it arrives and holds a quarter of that or less, but counting it whole keeps
+   * segments the size the writer's memory bound was measured with.
    */
   get estimatedBytes(): number {
     let bytes = 0;
@@ -119,7 +126,7 @@ export class SegmentBuffer {
     }
     if (doc.vectors.size > 0) for (const [field, vector] of doc.vectors) this.vectorWriter(field, vector.length).add(docId, vector);
     this.storedBytes += storedJson.length;
-    this.storedJson.push(storedJson);
+    this.stored.addRaw(storedJson);
   }
 
   /** The vector writer of a semantic field (the writer checked the dimension before the log). */
@@ -158,14 +165,10 @@ export class SegmentBuffer {
   async flush(name: string): Promise<FlushedBuffer> {
     const slicer = new TimeSlicer();
     const maxDoc = this.ids.length;
-    const writer = new SegmentWriter(name, maxDoc);
+    const writer = new SegmentWriter(name, maxDoc, this.stored);
     writeIds(writer, this.idToDoc);
     for (const inv of this.inverters) await inv.writeTo(writer, maxDoc, slicer);
     for (const col of this.columns) writer.addDocValues(buildColumn(col));
-    for (const json of this.storedJson) {
-      if (slicer.due()) await slicer.yield();
-      writer.stored.addRaw(json);
-    }
     const suggestions = this.suggestions.active ? this.suggestions.encode(this.deleted) : null;
     if (suggestions !== null) writer.addOptional(OptionalSegmentComponent.suggestions, suggestions);
     const files = new Map(writer.finish().files);

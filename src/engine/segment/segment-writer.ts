@@ -35,12 +35,14 @@ export class SegmentWriter {
   private readonly vectorFiles: FileInfo[] = [];
   private readonly optionalInfos: FileInfo[] = [];
   private optionalFiles = new Map<string, Uint8Array>();
-  /** Stored documents, one JSON object per doc id in order. */
-  readonly stored = new StoredFieldsWriter();
-
+  /**
+   * @param stored the segment's stored documents, one JSON object per doc id in order: a writer
+   *   the caller has filled already (a buffer compresses them as they arrive), or an empty one.
+   */
   constructor(
     readonly name: string,
     readonly maxDoc: number,
+    readonly stored: StoredFieldsWriter = new StoredFieldsWriter(),
   ) {}
 
   /**

@@ -1,0 +1,87 @@
+/**
+ * What a bulk-load thread does with one chunk of JSON Lines (`bulk-load-worker.ts` is the thread
+ * around it): decode, split into lines, parse, validate and add each document to the thread's
+ * segment buffer, with each document's input line and id kept for resolving ids across segments
+ * (`bulk-ids.ts`). Apart from the thread so that a benchmark can time it on one thread.
+ */
+import type { Analyzer } from '../analysis/analyzer.js';
+import { validateDocument } from '../schema/document.js';
+import { isBlankLine, parseJsonLine } from '../schema/json-line.js';
+import type { Mapping } from '../schema/mapping.js';
+import { SegmentBuffer } from '../segment/segment-buffer.js';
+import type { FlushedBuffer } from '../segment/segment-buffer.js';
+import { lineDocumentId } from './line-document-id.js';
+
+/** A flushed bulk buffer: the segment, and each doc's input line and id. */
+export interface FlushedBulkBuffer {
+  readonly flushed: FlushedBuffer;
+  /** The input line of each doc. */
+  readonly lines: Int32Array<ArrayBuffer>;
+  /** Every doc's id, concatenated; doc `d`'s id ends at `idEnds[d]`. */
+  readonly idText: string;
+  readonly idEnds: Uint32Array<ArrayBuffer>;
+}
+
+/** One future segment of a bulk load, and each of its docs' line and id. */
+export class BulkBuffer {
+  readonly buffer: SegmentBuffer;
+  private lines: number[] = [];
+  private ids: string[] = [];
+
+  constructor(
+    private readonly mapping: Mapping,
+    analyzer: (name: string) => Analyzer,
+  ) {
+    this.buffer = new SegmentBuffer(mapping, analyzer);
+  }
+
+  /** Docs buffered. */
+  get maxDoc(): number {
+    return this.buffer.maxDoc;
+  }
+
+  /**
+   * Parses, validates and buffers the documents of `bytes` (whole lines, the first being line
+   * `firstLine` of `source`); returns how many and the line of the last (0 if none). Documents
+   * without `_id` get the id of their line under `idPrefix` (see {@link lineDocumentId}).
+   * @throws YarrowError(ErrorCode.invalidDocument) for the first line that is not a valid
+   *   document; the documents before it stay buffered.
+   */
+  addChunk(bytes: Uint8Array, firstLine: number, source: string, idPrefix: string): { docs: number; lastLine: number } {
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+    const { buffer, lines, ids, mapping } = this;
+    let line = firstLine;
+    let start = line === 1 && text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    let docs = 0;
+    let lastLine = 0;
+    for (; start < text.length; line++) {
+      let end = text.indexOf('\n', start);
+      if (end < 0) end = text.length;
+      if (!isBlankLine(text, start, end)) {
+        const raw = parseJsonLine(text.slice(start, end), source, line);
+        if (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && !('_id' in raw)) {
+          (raw as Record<string, unknown>)._id = lineDocumentId(idPrefix, line);
+        }
+        const doc = validateDocument(mapping, raw, { source, line });
+        // Every object has an id by now: its own (validated) or the one derived above.
+        const id = doc.id!;
+        buffer.add(doc, id, JSON.stringify(doc.stored));
+        lines.push(line);
+        ids.push(id);
+        docs++;
+        lastLine = line;
+      }
+      start = end + 1;
+    }
+    return { docs, lastLine };
+  }
+
+  /** Encodes the buffer as segment `name` (the buffer must not be used after). */
+  async flush(name: string): Promise<FlushedBulkBuffer> {
+    const flushed = await this.buffer.flush(name);
+    const idEnds = new Uint32Array(this.ids.length);
+    let end = 0;
+    this.ids.forEach((id, d) => { idEnds[d] = end += id.length; });
+    return { flushed, lines: Int32Array.from(this.lines), idText: this.ids.join(''), idEnds };
+  }
+}
