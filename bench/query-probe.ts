@@ -123,6 +123,11 @@ async function main(): Promise<void> {
   // The fastest of a query's rounds is its own cost without GC pauses or preemption.
   const b = summarize(best);
   console.log(`best-of-rounds per query: p50 ${f(b.p50)} p95 ${f(b.p95)} p99 ${f(b.p99)} max ${f(b.max)}`);
+  // Per class too: the fastest round is the figure least disturbed by a loaded machine.
+  for (const c of QUERY_CLASSES) {
+    const x = summarize(best.filter((_, i) => queries[i].class === c));
+    console.log(`  best ${c.padEnd(10)} p50 ${f(x.p50)} p95 ${f(x.p95)} max ${f(x.max)} mean ${f(x.mean)}`);
+  }
   const intrinsic = queries.map((q, i) => ({ q, ms: best[i] })).sort((x, y) => y.ms - x.ms).slice(0, Number(process.env.PROBE_SLOW ?? 8));
   for (const { q, ms } of intrinsic) console.log(`  costly ${f(ms)} ${q.class} ${q.terms.join(' ')}`);
   const zero = queries.filter((q, i) => hits[i] === 0);
