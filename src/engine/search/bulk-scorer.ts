@@ -170,7 +170,7 @@ export function scoreMaxScore(
       while (essentialFrom < n) {
         // By clause index: a combiner may group clauses (per-field sums under a dis_max).
         partial[order[essentialFrom]] = bounds[order[essentialFrom]];
-        if (combiner.combine(partial, n) > threshold) break;
+        if (combiner.exceeds(partial, n, threshold)) break;
         essentialFrom++;
       }
       if (essentialFrom === n) {
@@ -232,7 +232,7 @@ export function scoreMaxScore(
     }
     // Probe non-essential clauses, highest bound first, while the doc can still compete.
     for (let i = essentialFrom - 1; i >= 0; i--) {
-      if (combiner.combine(partial, n) <= collector.threshold) return;
+      if (!combiner.exceeds(partial, n, collector.threshold)) return;
       const idx = order[i];
       const c = clauses[idx];
       if (c.doc < candidate) c.advance(candidate);
