@@ -5,13 +5,22 @@
  * GC pauses during the timed loop and the queries that found nothing.
  *
  *   node --expose-gc --import tsx bench/query-probe.ts <npm|debian> [rounds] [cacheDir]
+ *
+ * PROBE_CLI=1 builds the index as the `yarrow-cli` engine does (`dist/cli.js index file`, needs
+ * `npm run build`; bulk-loaded segments, no final merge) and opens it read-only, as its searcher
+ * child does; run the probe with the executable's shebang flags to see that child's GC behaviour:
+ *
+ *   PROBE_CLI=1 node --max-semi-space-size=4 --heap-growing-percent=25 --expose-gc --import tsx bench/query-probe.ts debian
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { PerformanceObserver } from 'node:perf_hooks';
 import path from 'node:path';
 import { Index, LocalDirectory } from '../src/index.js';
-import { CORPORA, isCorpusName, loadCorpus } from './corpus.js';
+import { stringify } from 'yaml';
+import { CORPORA, REPO_ROOT, isCorpusName, loadCorpus } from './corpus.js';
+import type { CorpusDoc, CorpusSpec } from './corpus.js';
 import { MAPPINGS } from './engines/yarrow.js';
 import { benchSearchRequest } from './engines/yarrow-request.js';
 import { QUERY_CLASSES, buildQuerySet } from './queries.js';
@@ -23,14 +32,18 @@ async function main(): Promise<void> {
   const cacheArg = process.argv.at(4);
   if (!isCorpusName(corpusArg)) throw new Error(`unknown corpus ${corpusArg}`);
   const spec = CORPORA[corpusArg];
-  const dir = cacheArg ?? path.join('/tmp', `yarrow-probe-${corpusArg}`);
+  const cli = process.env.PROBE_CLI === '1';
+  const dir = cacheArg ?? path.join('/tmp', `yarrow-probe-${cli ? 'cli-' : ''}${corpusArg}`);
   let docs = await loadCorpus(spec);
   // PROBE_ONLY=<regex>: only the queries whose terms (joined by spaces) match it.
   const only = process.env.PROBE_ONLY === undefined ? null : new RegExp(process.env.PROBE_ONLY);
   const queries = buildQuerySet(docs, spec.textFields).filter((q) => only === null || only.test(q.terms.join(' ')));
   const fresh = !existsSync(dir);
-  const index = await Index.open(await LocalDirectory.open(dir), { name: spec.name, mapping: MAPPINGS[spec.name], refreshIntervalMs: 0 });
-  if (fresh) {
+  if (cli && fresh) buildWithCli(spec, docs, dir);
+  const index = cli
+    ? await Index.open(await LocalDirectory.open(path.join(dir, 'store', spec.name)), { name: spec.name, mapping: MAPPINGS[spec.name], readOnly: true })
+    : await Index.open(await LocalDirectory.open(dir), { name: spec.name, mapping: MAPPINGS[spec.name], refreshIntervalMs: 0 });
+  if (fresh && !cli) {
     for (let s = 0; s < docs.length; s += 10_000) await index.upsert(docs.slice(s, s + 10_000));
     await index.commit();
   }
@@ -110,12 +123,30 @@ async function main(): Promise<void> {
   // The fastest of a query's rounds is its own cost without GC pauses or preemption.
   const b = summarize(best);
   console.log(`best-of-rounds per query: p50 ${f(b.p50)} p95 ${f(b.p95)} p99 ${f(b.p99)} max ${f(b.max)}`);
+  // Per class too: the fastest round is the figure least disturbed by a loaded machine.
+  for (const c of QUERY_CLASSES) {
+    const x = summarize(best.filter((_, i) => queries[i].class === c));
+    console.log(`  best ${c.padEnd(10)} p50 ${f(x.p50)} p95 ${f(x.p95)} max ${f(x.max)} mean ${f(x.mean)}`);
+  }
   const intrinsic = queries.map((q, i) => ({ q, ms: best[i] })).sort((x, y) => y.ms - x.ms).slice(0, Number(process.env.PROBE_SLOW ?? 8));
   for (const { q, ms } of intrinsic) console.log(`  costly ${f(ms)} ${q.class} ${q.terms.join(' ')}`);
   const zero = queries.filter((q, i) => hits[i] === 0);
   console.log(`zero-hit queries: ${zero.length}`);
   for (const q of zero) console.log(`  zero ${q.class} ${q.terms.join(' ')}`);
   await index.close();
+}
+
+/** Indexes `docs` into `<dir>/store/<corpus>` with the built executable, as bench/engines/yarrow-cli.ts does. */
+function buildWithCli(spec: CorpusSpec, docs: readonly CorpusDoc[], dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const input = path.join(dir, 'input.jsonl');
+  writeFileSync(input, docs.map((d) => `${JSON.stringify(d)}\n`).join(''));
+  const config = path.join(dir, 'yarrow.yml');
+  const schema = { _id: { type: 'id' }, ...MAPPINGS[spec.name].fields };
+  writeFileSync(config, stringify({ store: { local: { path: path.join(dir, 'store') } }, schema: { [spec.name]: { fields: schema } } }));
+  const cliJs = path.join(REPO_ROOT, 'dist', 'cli.js');
+  const res = spawnSync(process.execPath, ['--max-semi-space-size=4', '--heap-growing-percent=25', cliJs, 'index', 'file', '-c', config, '-i', spec.name, '-u', input], { stdio: 'inherit', env: { ...process.env, NODE_OPTIONS: '' } });
+  if (res.status !== 0) throw new Error(`yarrow index file exited with ${res.status}`);
 }
 
 main().catch((e: unknown) => { console.error(e); process.exitCode = 1; });

@@ -29,10 +29,14 @@ async function main(): Promise<void> {
     const cmd = JSON.parse(line) as { op: string; terms?: string[]; operator?: 'or' | 'and' };
     if (cmd.op === 'search') {
       const query = { terms: cmd.terms ?? [], operator: cmd.operator ?? 'or' };
+      const cpuStart = process.cpuUsage();
       const start = process.hrtime.bigint();
       const res = index.search(benchSearchRequest(query, fields));
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      reply({ hits: res.hits.length, ms });
+      // The process's CPU time over the search (all threads): far below `ms` means the search waited
+      // for a core (a loaded machine), not that it worked longer. bench/child-probe.ts reads it.
+      const cpu = process.cpuUsage(cpuStart);
+      reply({ hits: res.hits.length, ms, cpuMs: (cpu.user + cpu.system) / 1000 });
     } else if (cmd.op === 'close') {
       await index.close();
       reply({ closed: true });

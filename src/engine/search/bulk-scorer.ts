@@ -6,6 +6,9 @@
  *
  * - {@link scoreWithBlockMax}: any scorer; skips each block range whose bound cannot beat the
  *   threshold (block-max WAND for a single term or a conjunction).
+ * - {@link scoreConjunction}: a conjunction, block-max pruned per window as above, and per doc of
+ *   the leading clause: a doc whose lead score plus the other clauses' window bounds cannot beat the
+ *   threshold is passed over before the other clauses move to it (Lucene's block-max conjunction).
  * - {@link scoreMaxScore}: a disjunction of clauses combined by a monotone function (sum or
  *   dis_max): per window of blocks, clauses are split into "essential" ones, which alone can
  *   produce a competitive doc, and "non-essential" ones, only probed for candidates found by the
@@ -38,8 +41,15 @@ export function scoreWithBlockMax(scorer: Scorer, live: AcceptDocs | null, docBa
         windowEnd = scorer.advanceShallow(doc);
         windowThreshold = threshold;
         if (scorer.maxScoreUpTo(windowEnd) * BOUND_SLACK <= threshold) {
-          if (windowEnd === NO_MORE_DOCS) break;
-          doc = scorer.advance(windowEnd + 1);
+          // Find the next window that can compete by shallow advances alone, so the blocks of the
+          // windows skipped on the way are never decoded (Lucene's ImpactsDISI); only then move.
+          let target: number;
+          do {
+            if (windowEnd === NO_MORE_DOCS) return;
+            target = windowEnd + 1;
+            windowEnd = scorer.advanceShallow(target);
+          } while (scorer.maxScoreUpTo(windowEnd) * BOUND_SLACK <= threshold);
+          doc = scorer.advance(target);
           continue;
         }
       }
@@ -50,6 +60,74 @@ export function scoreWithBlockMax(scorer: Scorer, live: AcceptDocs | null, docBa
       if (score > collector.threshold) collector.collect(docBase + doc, score);
     }
     doc = scorer.nextDoc();
+  }
+}
+
+/**
+ * Top-k over a conjunction: `clauses` by ascending cost (the first leads), `ordered` the same
+ * clauses in the order their scores add up (so a doc's score is the conjunction scorer's own).
+ */
+export function scoreConjunction(
+  clauses: readonly Scorer[],
+  ordered: readonly Scorer[],
+  live: AcceptDocs | null,
+  docBase: number,
+  ctx: CollectContext,
+): void {
+  const collector = ctx.collector;
+  const n = clauses.length;
+  const lead = clauses[0];
+  let windowEnd = -1;
+  let windowThreshold = NaN;
+  /** Sum of the window bounds of every clause but the lead. */
+  let restBound = Infinity;
+  let doc = lead.nextDoc();
+  outer: while (doc !== NO_MORE_DOCS) {
+    const threshold = collector.threshold;
+    if (collector.totalHits >= ctx.countUpTo && threshold > -Infinity) {
+      if (doc > windowEnd || threshold !== windowThreshold) {
+        windowThreshold = threshold;
+        let start = doc;
+        for (;;) {
+          windowEnd = NO_MORE_DOCS;
+          for (let i = 0; i < n; i++) {
+            const end = clauses[i].advanceShallow(start);
+            if (end < windowEnd) windowEnd = end;
+          }
+          const leadBound = lead.maxScoreUpTo(windowEnd);
+          restBound = 0;
+          for (let i = 1; i < n; i++) restBound += clauses[i].maxScoreUpTo(windowEnd);
+          if ((leadBound + restBound) * BOUND_SLACK > threshold) break;
+          // Nothing in this window can compete: on to the next, by shallow advances only.
+          if (windowEnd === NO_MORE_DOCS) return;
+          start = windowEnd + 1;
+        }
+        if (start > doc) {
+          doc = lead.advance(start);
+          continue;
+        }
+      }
+      // The lead's own score first: most docs of a frequent lead cannot compete whatever the others add.
+      if ((lead.score() + restBound) * BOUND_SLACK <= threshold) {
+        doc = lead.nextDoc();
+        continue;
+      }
+    }
+    for (let i = 1; i < n; i++) {
+      const c = clauses[i];
+      const d = c.doc < doc ? c.advance(doc) : c.doc;
+      if (d !== doc) {
+        doc = lead.advance(d);
+        continue outer;
+      }
+    }
+    if (live === null || live.isLive(doc)) {
+      collector.totalHits++;
+      let score = 0;
+      for (let i = 0; i < n; i++) score += ordered[i].score();
+      if (score > collector.threshold) collector.collect(docBase + doc, score);
+    }
+    doc = lead.nextDoc();
   }
 }
 
@@ -92,7 +170,7 @@ export function scoreMaxScore(
       while (essentialFrom < n) {
         // By clause index: a combiner may group clauses (per-field sums under a dis_max).
         partial[order[essentialFrom]] = bounds[order[essentialFrom]];
-        if (combiner.combine(partial, n) > threshold) break;
+        if (combiner.exceeds(partial, n, threshold)) break;
         essentialFrom++;
       }
       if (essentialFrom === n) {
@@ -154,7 +232,7 @@ export function scoreMaxScore(
     }
     // Probe non-essential clauses, highest bound first, while the doc can still compete.
     for (let i = essentialFrom - 1; i >= 0; i--) {
-      if (combiner.combine(partial, n) <= collector.threshold) return;
+      if (!combiner.exceeds(partial, n, collector.threshold)) return;
       const idx = order[i];
       const c = clauses[idx];
       if (c.doc < candidate) c.advance(candidate);

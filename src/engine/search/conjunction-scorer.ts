@@ -9,9 +9,10 @@ export class ConjunctionScorer implements Scorer {
   doc = -1;
   readonly cost: number;
   readonly maxScore: number;
-  private readonly clauses: readonly Scorer[];
+  /** Clauses by ascending cost: the first leads the leap-frog. */
+  readonly clauses: readonly Scorer[];
   /** Clauses in the caller's order, for reproducible score sums. */
-  private readonly ordered: readonly Scorer[];
+  readonly ordered: readonly Scorer[];
 
   constructor(clauses: readonly Scorer[]) {
     this.ordered = clauses;

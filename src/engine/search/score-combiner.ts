@@ -6,31 +6,53 @@
 export interface ScoreCombiner {
   /** Combines `count` scores held in `scores` (scores of clauses that did not match are 0). */
   combine(scores: ArrayLike<number>, count: number): number;
+  /**
+   * Whether `combine(scores, count) > threshold`. The pruning loops ask this for every candidate;
+   * a boolean answer spares them the heap number that a double returned from a call that is not
+   * inlined costs (the combiners are classes, so each one's own combine inlines here).
+   */
+  exceeds(scores: ArrayLike<number>, count: number, threshold: number): boolean;
 }
 
 /** Sum of the clause scores, added in clause order so results are reproducible. */
-export const sumCombiner: ScoreCombiner = {
-  combine(scores, count) {
+class SumCombiner implements ScoreCombiner {
+  combine(scores: ArrayLike<number>, count: number): number {
     let sum = 0;
     for (let i = 0; i < count; i++) sum += scores[i];
     return sum;
-  },
-};
+  }
+
+  exceeds(scores: ArrayLike<number>, count: number, threshold: number): boolean {
+    return this.combine(scores, count) > threshold;
+  }
+}
+
+/** Sum of the clause scores, added in clause order so results are reproducible. */
+export const sumCombiner: ScoreCombiner = new SumCombiner();
+
+/** dis_max: max + tieBreaker * (sum - max). */
+class DisMaxCombiner implements ScoreCombiner {
+  constructor(private readonly tieBreaker: number) {}
+
+  combine(scores: ArrayLike<number>, count: number): number {
+    let sum = 0;
+    let max = 0;
+    for (let i = 0; i < count; i++) {
+      const s = scores[i];
+      sum += s;
+      if (s > max) max = s;
+    }
+    return this.tieBreaker === 0 ? max : max + this.tieBreaker * (sum - max);
+  }
+
+  exceeds(scores: ArrayLike<number>, count: number, threshold: number): boolean {
+    return this.combine(scores, count) > threshold;
+  }
+}
 
 /** dis_max: max + tieBreaker * (sum - max). */
 export function disMaxCombiner(tieBreaker: number): ScoreCombiner {
-  return {
-    combine(scores, count) {
-      let sum = 0;
-      let max = 0;
-      for (let i = 0; i < count; i++) {
-        const s = scores[i];
-        sum += s;
-        if (s > max) max = s;
-      }
-      return tieBreaker === 0 ? max : max + tieBreaker * (sum - max);
-    },
-  };
+  return new DisMaxCombiner(tieBreaker);
 }
 
 /**
@@ -42,22 +64,34 @@ export function disMaxCombiner(tieBreaker: number): ScoreCombiner {
  */
 export function groupedDisMaxCombiner(groupOf: Int32Array, groupCount: number, tieBreaker: number): ScoreCombiner {
   checkAdjacent(groupOf, groupCount);
-  return {
-    combine(scores, count) {
-      // disMaxCombiner over the group sums; a group without clauses adds 0 and changes neither.
-      let sum = 0;
-      let max = 0;
-      let i = 0;
-      while (i < count) {
-        const g = groupOf[i];
-        let groupSum = 0;
-        for (; i < count && groupOf[i] === g; i++) groupSum += scores[i];
-        sum += groupSum;
-        if (groupSum > max) max = groupSum;
-      }
-      return tieBreaker === 0 ? max : max + tieBreaker * (sum - max);
-    },
-  };
+  return new GroupedDisMaxCombiner(groupOf, tieBreaker);
+}
+
+class GroupedDisMaxCombiner implements ScoreCombiner {
+  constructor(
+    private readonly groupOf: Int32Array,
+    private readonly tieBreaker: number,
+  ) {}
+
+  combine(scores: ArrayLike<number>, count: number): number {
+    // disMaxCombiner over the group sums; a group without clauses adds 0 and changes neither.
+    const groupOf = this.groupOf;
+    let sum = 0;
+    let max = 0;
+    let i = 0;
+    while (i < count) {
+      const g = groupOf[i];
+      let groupSum = 0;
+      for (; i < count && groupOf[i] === g; i++) groupSum += scores[i];
+      sum += groupSum;
+      if (groupSum > max) max = groupSum;
+    }
+    return this.tieBreaker === 0 ? max : max + this.tieBreaker * (sum - max);
+  }
+
+  exceeds(scores: ArrayLike<number>, count: number, threshold: number): boolean {
+    return this.combine(scores, count) > threshold;
+  }
 }
 
 /**
@@ -70,25 +104,37 @@ export function groupedDisMaxCombiner(groupOf: Int32Array, groupCount: number, t
  */
 export function groupedSumOfDisMaxCombiner(groupOf: Int32Array, tieBreakers: Float64Array): ScoreCombiner {
   checkAdjacent(groupOf, tieBreakers.length);
-  return {
-    combine(scores, count) {
-      let total = 0;
-      let i = 0;
-      while (i < count) {
-        const g = groupOf[i];
-        let sum = 0;
-        let max = 0;
-        for (; i < count && groupOf[i] === g; i++) {
-          const s = scores[i];
-          sum += s;
-          if (s > max) max = s;
-        }
-        const tie = tieBreakers[g];
-        total += tie === 0 ? max : max + tie * (sum - max);
+  return new GroupedSumOfDisMaxCombiner(groupOf, tieBreakers);
+}
+
+class GroupedSumOfDisMaxCombiner implements ScoreCombiner {
+  constructor(
+    private readonly groupOf: Int32Array,
+    private readonly tieBreakers: Float64Array,
+  ) {}
+
+  combine(scores: ArrayLike<number>, count: number): number {
+    const groupOf = this.groupOf;
+    let total = 0;
+    let i = 0;
+    while (i < count) {
+      const g = groupOf[i];
+      let sum = 0;
+      let max = 0;
+      for (; i < count && groupOf[i] === g; i++) {
+        const s = scores[i];
+        sum += s;
+        if (s > max) max = s;
       }
-      return total;
-    },
-  };
+      const tie = this.tieBreakers[g];
+      total += tie === 0 ? max : max + tie * (sum - max);
+    }
+    return total;
+  }
+
+  exceeds(scores: ArrayLike<number>, count: number, threshold: number): boolean {
+    return this.combine(scores, count) > threshold;
+  }
 }
 
 function checkAdjacent(groupOf: Int32Array, groupCount: number): void {

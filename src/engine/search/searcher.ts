@@ -10,8 +10,9 @@ import type { Snapshot, SegmentView } from '../segment/snapshot.js';
 import { AggregationCollector } from './aggregations.js';
 import type { Aggregation, AggregationResult } from './aggregations.js';
 import { bm25Idf, bm25NormCache } from './bm25.js';
-import { scoreMaxScore, scoreWithBlockMax } from './bulk-scorer.js';
+import { scoreConjunction, scoreMaxScore, scoreWithBlockMax } from './bulk-scorer.js';
 import type { CollectContext } from './bulk-scorer.js';
+import { ConjunctionScorer } from './conjunction-scorer.js';
 import { DisjunctionScorer } from './disjunction-scorer.js';
 import type { AcceptDocs } from './doc-set.js';
 import { filterDocs } from './filter.js';
@@ -77,6 +78,7 @@ export function executeSearch(snapshot: Snapshot, plan: SearchPlan): TopDocs {
     if (scorer === null) continue;
     if (!exhaustive) {
       if (scorer instanceof DisjunctionScorer) scoreMaxScore(scorer.clauses, scorer.combiner, accept, segment.docBase, ctx);
+      else if (scorer instanceof ConjunctionScorer) scoreConjunction(scorer.clauses, scorer.ordered, accept, segment.docBase, ctx);
       else scoreWithBlockMax(scorer, accept, segment.docBase, ctx);
       continue;
     }

@@ -50,6 +50,10 @@ export class TermScorer implements Scorer {
   }
 
   maxScoreUpTo(upTo: number): number {
+    // Postings only move forward: past `upTo` already, the term has no doc left in the range. This
+    // is what makes a sparse term cheap to bound: its one block spans the whole segment, so its
+    // block bound alone would count its best score in every window.
+    if (this.postings.doc > upTo) return 0;
     const bounds = this.postings.boundsUpTo(upTo);
     if (bounds.maxFreq === 0) return 0;
     return bm25Score(this.weight, bounds.maxFreq, this.normInverse[bounds.minNorm]);

@@ -10,15 +10,16 @@ export class TopKCollector {
   private size = 0;
   /** Matching live docs seen (exact while counting is on). */
   totalHits = 0;
+  /**
+   * Score a doc must exceed to enter; -Infinity until k hits are kept. A field kept up to date by
+   * {@link collect} rather than a getter: the pruning loops read it for every candidate, and a
+   * double returned from a call that is not inlined is a heap allocation each time.
+   */
+  threshold = -Infinity;
 
   constructor(readonly k: number) {
     this.scores = new Float64Array(Math.max(k, 1));
     this.docs = new Float64Array(Math.max(k, 1));
-  }
-
-  /** Score a doc must exceed to enter; -Infinity until k hits are kept. */
-  get threshold(): number {
-    return this.size < this.k ? -Infinity : this.scores[0];
   }
 
   /** Offers a hit; `doc` is the global doc (segment base + doc id). */
@@ -37,6 +38,7 @@ export class TopKCollector {
       }
       this.scores[i] = score;
       this.docs[i] = doc;
+      if (this.size === k) this.threshold = this.scores[0];
       return;
     }
     if (score <= this.scores[0]) return;
@@ -56,6 +58,7 @@ export class TopKCollector {
     }
     this.scores[i] = score;
     this.docs[i] = doc;
+    this.threshold = this.scores[0];
   }
 
   /** The kept hits, best first: by score descending, then doc ascending. */

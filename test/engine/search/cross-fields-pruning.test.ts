@@ -119,3 +119,56 @@ describe('cross_fields "or" with MaxScore pruning', () => {
     assert.ok(res.total < all.total / 2, `counted ${res.total} of ${all.total} matches`);
   });
 });
+
+/** The top k of a multi-word "and" query: docs matching every word, word scores added in word order. */
+function exhaustiveAndTopK(text: string, options: Options, k: number): { id: string; score: number }[] {
+  const perWord = text.split(' ').map((w) => wordScores(w, options));
+  const total = new Map<string, number>();
+  for (const id of perWord[0].keys()) {
+    if (!perWord.every((scores) => scores.has(id))) continue;
+    let sum = 0;
+    for (const scores of perWord) sum += scores.get(id)!;
+    total.set(id, sum);
+  }
+  return [...total.entries()]
+    .map(([id, score]) => ({ id, score }))
+    .sort((a, b) => b.score - a.score || byIndexOrder(a.id, b.id))
+    .slice(0, k);
+}
+
+describe('"and" queries with block-max conjunction pruning', () => {
+  const cases: [string, Options][] = [
+    ['w0 w1', { fields: ['title', 'body'] }],
+    ['w1 w0 w2', { fields: ['title', 'body'] }],
+    ['w0 w12', { fields: ['title^3', 'body'] }],
+    ['w3 w0', { fields: ['title', 'body'], tie_breaker: 0.3 }],
+    ['w0 w1 w2 w3', { fields: ['title^2', 'body'], tie_breaker: 0.1 }],
+    ['w0 w1', { fields: ['body'] }],
+    ['w2 w0 w1', { fields: ['body'] }],
+  ];
+  for (const [text, options] of cases) {
+    it(`returns the exhaustive top 10 for "${text}" over ${options.fields.join(', ')}${options.tie_breaker === undefined ? '' : ` (tie_breaker ${options.tie_breaker})`}`, () => {
+      const expected = exhaustiveAndTopK(text, options, 10);
+      const query = { multi_match: { query: text, type: 'cross_fields', operator: 'and', ...options } };
+      const pruned = index.search({ query, size: 10, track_total_hits: false });
+      assert.equal(expected.length, 10);
+      assert.deepEqual(pruned.hits.map((h) => ({ id: h._id, score: h._score })), expected);
+      const all = index.search({ query, size: 10, track_total_hits: true });
+      assert.deepEqual(all.hits.map((h) => ({ id: h._id, score: h._score })), expected);
+    });
+  }
+
+  it('returns the exhaustive top 10 of a one-field "and" match (a conjunction of term scorers)', () => {
+    const expected = exhaustiveAndTopK('w0 w1 w2', { fields: ['body'] }, 10);
+    const pruned = index.search({ query: { match: { body: { query: 'w0 w1 w2', operator: 'and' } } }, size: 10, track_total_hits: false });
+    assert.deepEqual(pruned.hits.map((h) => ({ id: h._id, score: h._score })), expected);
+  });
+
+  it('passes over docs of a common lead that cannot make the top 10', () => {
+    const query = { multi_match: { query: 'w0 w1', type: 'cross_fields', operator: 'and', fields: ['title', 'body'] } };
+    const res = index.search({ query, size: 10, track_total_hits: 1 });
+    const all = index.search({ query, size: 10, track_total_hits: true });
+    assert.equal(res.total_relation, 'gte');
+    assert.ok(res.total < all.total / 2, `counted ${res.total} of ${all.total} matches`);
+  });
+});

@@ -68,32 +68,41 @@ export class SkipData {
 }
 
 /**
- * Skip data of one segment's terms (all but singletons), by postings offset: a frequent term's block
- * headers are decoded once rather than at every query (less work and less garbage per query, fewer GC
- * pauses in the latency tail). Bounded by the blocks it holds (16k blocks, about 280 KB); when
- * full it starts over.
+ * Skip data of one segment's terms, by postings offset (a singleton, which has no postings of its
+ * own, by its dictionary entry): a frequent term's block headers are decoded once rather than at
+ * every query, and a rare term's one-block figures are not rebuilt either (less work and less
+ * garbage per query, fewer GC pauses in the latency tail). Bounded by the blocks it holds (16k
+ * blocks, about 280 KB); when full it starts over.
  */
 export class SkipDataCache {
   private readonly entries = new Map<number, SkipData>();
+  /** Singletons by their (cached, so reused) TermInfo object. */
+  private readonly singletons = new Map<TermInfo, SkipData>();
   private blocks = 0;
 
   constructor(private readonly maxBlocks = 1 << 14) {}
 
   /** The skip data of a term of `bytes` (the postings file this cache belongs to). */
   get(bytes: Uint8Array, info: TermInfo, hasFreqs: boolean, hasPositions: boolean): SkipData {
-    let skip = this.entries.get(info.postingsOffset);
+    const singleton = info.singletonDoc >= 0;
+    let skip = singleton ? this.singletons.get(info) : this.entries.get(info.postingsOffset);
     if (skip === undefined) {
       skip = new SkipData(bytes, info, hasFreqs, hasPositions);
       if (this.blocks + skip.numBlocks > this.maxBlocks) {
         this.entries.clear();
+        this.singletons.clear();
         this.blocks = 0;
       }
-      this.entries.set(info.postingsOffset, skip);
+      if (singleton) this.singletons.set(info, skip);
+      else this.entries.set(info.postingsOffset, skip);
       this.blocks += skip.numBlocks;
     }
     return skip;
   }
 }
+
+/** Up to this many entries, an iterator's block buffers are two small on-heap typed arrays. */
+const SMALL_BUFFER = 8;
 
 /** Iterates one term's docs in increasing doc id order. */
 export class PostingsIterator {
@@ -105,8 +114,9 @@ export class PostingsIterator {
   private readonly blockPositions: Uint32Array | null;
   private readonly blockMaxFreqs: Uint32Array;
   private readonly blockMinNorms: Uint8Array;
-  private readonly docs = new Int32Array(POSTINGS_BLOCK);
-  private readonly freqs = new Uint32Array(POSTINGS_BLOCK);
+  /** Decoded docs and freqs of the current block, sized to the term's largest block. */
+  private readonly docs: Int32Array;
+  private readonly freqs: Uint32Array;
   private readonly hasFreqs: boolean;
   /** Index of the decoded block, -1 when none. */
   private block = -1;
@@ -114,7 +124,10 @@ export class PostingsIterator {
   private index = 0;
   /** Block whose bounds advanceShallow exposes. */
   private shallowBlock = 0;
-  private readonly posReader: ByteReader | null;
+  /** Made on the first readPositions (only phrases and merges read positions). */
+  private posReader: ByteReader | null = null;
+  /** Start of the current block's positions in `positions`. */
+  private posBlockStart: number;
   private posDocIndex = 0;
   private readonly bounds = { maxFreq: 0, minNorm: 255 };
 
@@ -124,18 +137,29 @@ export class PostingsIterator {
    */
   constructor(
     private readonly bytes: Uint8Array,
-    positions: Uint8Array | null,
+    private readonly positions: Uint8Array | null,
     private readonly info: TermInfo,
     options: IndexOptions,
     skipCache: SkipDataCache | null = null,
   ) {
     this.hasFreqs = options === IndexOptions.docsFreqsPositions;
-    this.posReader = this.hasFreqs && positions !== null ? new ByteReader(positions, info.positionsOffset) : null;
-    const hasPositions = this.posReader !== null;
-    // A singleton's skip data is its TermInfo's figures, not keyed by a postings offset: not cached.
-    const skip = skipCache !== null && info.singletonDoc < 0
+    this.posBlockStart = info.positionsOffset;
+    const hasPositions = this.hasFreqs && positions !== null;
+    const skip = skipCache !== null
       ? skipCache.get(bytes, info, this.hasFreqs, hasPositions)
       : new SkipData(bytes, info, this.hasFreqs, hasPositions);
+    // A rare term's buffers hold its few docs rather than a whole block: most iterators of a query
+    // are rare terms' (a query term in a field or segment where it hardly occurs), and small typed
+    // arrays live on the V8 heap instead of each taking an off-heap buffer.
+    const capacity = Math.max(1, Math.min(POSTINGS_BLOCK, info.docFreq));
+    if (capacity <= SMALL_BUFFER) {
+      this.docs = new Int32Array(capacity);
+      this.freqs = new Uint32Array(capacity);
+    } else {
+      const buffer = new ArrayBuffer(capacity * 8);
+      this.docs = new Int32Array(buffer, 0, capacity);
+      this.freqs = new Uint32Array(buffer, capacity * 4, capacity);
+    }
     this.numBlocks = skip.numBlocks;
     this.blockLast = skip.blockLast;
     this.blockOffset = skip.blockOffset;
@@ -222,8 +246,8 @@ export class PostingsIterator {
 
   /** Reads the positions of the current doc into `out` (which must hold freq() entries). */
   readPositions(out: Int32Array): number {
-    const r = this.posReader;
-    if (r === null) return 0;
+    if (this.positions === null || !this.hasFreqs) return 0;
+    const r = (this.posReader ??= new ByteReader(this.positions, this.posBlockStart));
     // Skip the positions of the docs of this block before the current one.
     const freqs = this.freqs;
     while (this.posDocIndex < this.index) {
@@ -245,7 +269,10 @@ export class PostingsIterator {
     this.block = b;
     this.index = 0;
     this.posDocIndex = 0;
-    if (this.blockPositions !== null) this.posReader!.pos = this.info.positionsOffset + this.blockPositions[b];
+    if (this.blockPositions !== null) {
+      this.posBlockStart = this.info.positionsOffset + this.blockPositions[b];
+      if (this.posReader !== null) this.posReader.pos = this.posBlockStart;
+    }
     if (this.info.singletonDoc >= 0) {
       this.docs[0] = this.info.singletonDoc;
       this.freqs[0] = this.info.totalTermFreq - 1;
