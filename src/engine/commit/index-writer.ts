@@ -95,7 +95,7 @@ export class IndexWriter {
     this.nextSegmentId = manifest.nextSegmentId;
     this.checkpoints = { ...manifest.checkpoints };
     this.refs.incRef(manifestFiles(manifest));
-    this.thread = options.inversionThreads > 0 ? new InversionThread(mapping) : null;
+    this.thread = options.inversionThreads > 0 ? new InversionThread(mapping, options.backgroundNice) : null;
     this.buffer = this.newBuffer();
     this.registry = new SegmentRegistry(segments, this.refs);
     this.vectorDims = new VectorDimensions(mapping, segments.map((s) => s.info));
@@ -107,6 +107,7 @@ export class IndexWriter {
       policy: options.mergePolicy,
       segmentLoad: options.segmentLoad,
       mergeThread: options.mergeThread,
+      backgroundNice: options.backgroundNice,
       canMerge: () => options.merges && !this.closing && !this.closed && this.failure === null,
       canForceMerge: () => !this.closing && !this.closed && this.failure === null,
       isLive: () => !this.closed && this.failure === null,

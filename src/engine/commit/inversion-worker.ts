@@ -6,7 +6,8 @@
  *
  * Protocol (`threaded-segment-buffer.ts` is the other side): every request gets exactly one reply,
  * in request order.
- * - `{ type: 'ops', record }`: a WAL record (frame + payload); reply `{ ok, estimatedBytes }`.
+ * - `{ type: 'ops', record }`: a WAL record (frame + payload), usually transferred once the writer
+ *   has appended it to the log; reply `{ ok, estimatedBytes }`.
  * - `{ type: 'flush', name }`: reply `{ ok, flushed }`, the segment's files transferred, not
  *   copied; the thread starts an empty buffer.
  * - `{ type: 'reset' }`: drop the buffer (a rollback); reply `{ ok }`.
@@ -19,7 +20,8 @@ import { WAL_VERSION } from '../index-files.js';
 import { mappingFromJson } from '../schema/mapping.js';
 import { SegmentBuffer } from '../segment/segment-buffer.js';
 import type { FlushedBuffer } from '../segment/segment-buffer.js';
-import { handleRequestsInOrder, transferableFiles } from './engine-worker.js';
+import { handleRequestsInOrder, lowerThreadPriority, transferableFiles } from './engine-worker.js';
+import type { BackgroundThreadData } from './engine-worker.js';
 import { decodeWalPayload } from './wal-replay.js';
 import { RECORD_FRAME } from './write-ahead-log.js';
 
@@ -35,13 +37,15 @@ export type InversionReply =
   | { readonly ok: false; readonly message: string };
 
 /** What the thread is started with. */
-export interface InversionWorkerData {
+export interface InversionWorkerData extends BackgroundThreadData {
   /** The index's mapping, as `mappingToJson` writes it. */
   readonly mapping: unknown;
 }
 
 const port = parentPort as MessagePort;
-const mapping = mappingFromJson((workerData as InversionWorkerData).mapping);
+const data = workerData as InversionWorkerData;
+lowerThreadPriority(data.nice);
+const mapping = mappingFromJson(data.mapping);
 let buffer = new SegmentBuffer(mapping, getAnalyzer);
 handleRequestsInOrder(port, handle);
 

@@ -32,14 +32,15 @@ const QUEUED_BATCH = 1000;
 export class InversionThread {
   private readonly channel: WorkerChannel<InversionRequest, InversionReply>;
 
-  constructor(mapping: Mapping) {
-    const data: InversionWorkerData = { mapping: mappingToJson(mapping) };
+  /** Starts the thread; `nice` lowers its scheduling priority (see `lowerThreadPriority`). */
+  constructor(mapping: Mapping, nice = 0) {
+    const data: InversionWorkerData = { mapping: mappingToJson(mapping), nice };
     this.channel = new WorkerChannel(startEngineWorker('inversion-worker', data), 'inversion thread');
   }
 
-  /** Sends a request; resolves with its reply. */
-  async request(request: InversionRequest): Promise<OkReply> {
-    const reply = await this.channel.request(request);
+  /** Sends a request (transferring `transfer`); resolves with its reply. */
+  async request(request: InversionRequest, transfer: readonly ArrayBuffer[] = []): Promise<OkReply> {
+    const reply = await this.channel.request(request, transfer);
     if (reply.ok) return reply;
     // The buffer is in an unknown state: every later request fails too.
     this.channel.fail(new Error(`inversion thread failed: ${reply.message}`));
@@ -92,7 +93,7 @@ export class ThreadedSegmentBuffer implements WriteBuffer {
     this.sendQueued();
     this.docs += upserts;
     const before = this.latest;
-    this.send(record);
+    this.send(record, true);
     // One batch may wait behind the one being inverted; more would grow memory without bound.
     await before;
   }
@@ -109,14 +110,22 @@ export class ThreadedSegmentBuffer implements WriteBuffer {
     if (this.queued.length === 0) return;
     const record = encodeWalRecord(this.queued);
     this.queued = [];
-    this.send(record);
+    this.send(record, true);
   }
 
-  private send(record: Uint8Array): void {
-    this.unapplied += record.length;
+  /**
+   * Sends a record to the thread; `transfer` hands its buffer over instead of copying it (the
+   * record of an 8 MB body was cloned on this thread, and again on the other), after which the
+   * caller must not read it.
+   */
+  private send(record: Uint8Array, transfer = false): void {
+    const length = record.length;
+    this.unapplied += length;
+    const buffer = record.buffer;
+    const whole = transfer && buffer instanceof ArrayBuffer && record.byteOffset === 0 && record.byteLength === buffer.byteLength;
     this.latest = this.track(
-      this.thread.request({ type: 'ops', record }).then((reply) => {
-        this.unapplied -= record.length;
+      this.thread.request({ type: 'ops', record }, whole ? [buffer] : []).then((reply) => {
+        this.unapplied -= length;
         this.reported = reply.estimatedBytes ?? this.reported;
       }),
     );
