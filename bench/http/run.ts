@@ -13,7 +13,7 @@
  * YARROW_HTTP_SERVER_ARGS (node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`).
  */
 import { spawn } from 'node:child_process';
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -90,7 +90,33 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startServer(dir: string): Promise<{ url: string; stop: () => Promise<number | null> }> {
+/**
+ * CPU seconds the server has used so far, on its main thread (the event loop: its tid is the pid)
+ * and on all its other threads, from /proc (Linux; null elsewhere). Unlike latency on a shared
+ * machine, CPU time does not depend on what else runs there: it shows how much of the indexing
+ * work is left on the event loop.
+ */
+function serverCpu(pid: number | undefined): { main: number; others: number } | null {
+  if (pid === undefined || process.platform !== 'linux') return null;
+  const ticksPerSecond = 100;
+  let main = 0;
+  let others = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const seconds = (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+    if (Number(tid) === pid) main += seconds;
+    else others += seconds;
+  }
+  return { main, others };
+}
+
+async function startServer(dir: string): Promise<{ url: string; pid: number | undefined; stop: () => Promise<number | null> }> {
   const config = { store: { local: { path: path.join(dir, 'data') } }, schema: { [corpus.name]: MAPPINGS[corpus.name] } };
   await writeFile(path.join(dir, 'conf.yml'), JSON.stringify(config));
   const port = await freePort();
@@ -112,7 +138,7 @@ async function startServer(dir: string): Promise<{ url: string; stop: () => Prom
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start: ${log}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { url, stop: async () => { child.kill('SIGTERM'); return exited; } };
+  return { url, pid: child.pid, stop: async () => { child.kill('SIGTERM'); return exited; } };
 }
 
 async function indexAll(url: string, list: readonly { body: string; docs: number }[], parallel: number): Promise<{ docs: number; bytes: number; seconds: number }> {
@@ -151,9 +177,11 @@ async function searchLoad(url: string, queries: readonly string[], duration: num
  * the corpus at full speed (one client posting back to back, as `_index` throughput was measured)
  * until the search run ends, so every query it times overlaps indexing.
  */
-async function pacedLatency(url: string, queries: readonly string[], lines: readonly string[]): Promise<void> {
+async function pacedLatency(url: string, pid: number | undefined, queries: readonly string[], lines: readonly string[]): Promise<void> {
   const paced = { connections: 2, overallRate: rate };
+  const idleCpu = serverCpu(pid);
   const idle = await searchLoad(url, queries, seconds, paced);
+  const busyCpu = serverCpu(pid);
   console.log(`search at ${rate} q/s (idle): ${fmt(idle)}`);
   const during = searchLoad(url, queries, seconds, paced);
   const started = performance.now();
@@ -164,8 +192,19 @@ async function pacedLatency(url: string, queries: readonly string[], lines: read
   for (let copy = 3; searching; copy++) indexed += (await indexAll(url, bodies(lines, `~${copy}`), 1)).docs;
   const busy = await during;
   const indexSeconds = (performance.now() - started) / 1000;
+  const endCpu = serverCpu(pid);
   console.log(`search at ${rate} q/s while indexing: ${fmt(busy)}`);
   console.log(`  indexing meanwhile: ${indexed} docs in ${indexSeconds.toFixed(1)} s = ${Math.round(indexed / indexSeconds)} docs/s`);
+  if (idleCpu !== null && busyCpu !== null && endCpu !== null) {
+    // The event loop's CPU while indexing, less what the queries answered meanwhile cost it at the
+    // idle run's rate, is what indexing left on it.
+    const searchMain = busyCpu.main - idleCpu.main;
+    const main = endCpu.main - busyCpu.main;
+    const others = endCpu.others - busyCpu.others;
+    const indexingMain = main - (searchMain / Math.max(idle.requests.total, 1)) * busy.requests.total;
+    const perK = (s: number): string => ((1000 * s) / Math.max(indexed, 1) * 1000).toFixed(1);
+    console.log(`  server CPU: main thread ${searchMain.toFixed(2)} s idle run, ${main.toFixed(2)} s indexing run (indexing's share ${perK(indexingMain)} ms per 1k docs); other threads ${others.toFixed(2)} s (${perK(others)} ms per 1k docs)`);
+  }
   const ratio = busy.latency.p99 / Math.max(idle.latency.p99, 1);
   console.log(`  p99 while indexing / idle p99 = ${ratio.toFixed(2)} (goal <= 2.00: ${ratio <= 2 ? 'met' : 'NOT met'})`);
 }
@@ -195,7 +234,7 @@ async function main(): Promise<void> {
     const busy = await during;
     console.log(`search while indexing: ${fmt(busy)}`);
     console.log(`_index during search load: ${Math.round(ix2.docs / ix2.seconds)} docs/s, ${(ix2.bytes / 1e6 / ix2.seconds).toFixed(1)} MB/s (${ix2.seconds.toFixed(2)} s of the ${seconds} s search run)`);
-    await pacedLatency(server.url, queries, lines);
+    await pacedLatency(server.url, server.pid, queries, lines);
   } finally {
     const code = await server.stop();
     console.log(`server exited with ${String(code)}`);

@@ -90,7 +90,11 @@ export interface RandomAccessFile {
 export interface Appender {
   /** Bytes in the file, including appended but unsynced bytes. */
   readonly size: number;
-  /** Appends bytes; not durable until {@link Appender.sync} resolves. */
+  /**
+   * Appends bytes; not durable until {@link Appender.sync} resolves. Once the returned promise
+   * resolves, `data` is no longer referenced (the writer hands a logged record's buffer over to its
+   * inversion thread).
+   */
   append(data: Uint8Array): Promise<void>;
   /** Makes every byte appended so far durable. */
   sync(): Promise<void>;

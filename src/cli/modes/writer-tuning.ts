@@ -8,6 +8,13 @@ import type { WriterOptions } from '../../engine/index.js';
 
 const MB = 1024 * 1024;
 
+/**
+ * Nice value of the HTTP modes' inversion and merge threads: they give way to the event loop
+ * whenever it has a request to answer (on 2 cores, at the same priority they held a search up by
+ * tens of milliseconds), and still use every idle cycle.
+ */
+const SERVER_BACKGROUND_NICE = 19;
+
 /** Writer options for an index's `indexing` settings (buffer size, merge policy bounds, merges on/off). */
 export function writerTuning(indexing: IndexingConfig): Partial<WriterOptions> {
   return {
@@ -29,5 +36,5 @@ export function writerTuning(indexing: IndexingConfig): Partial<WriterOptions> {
  * `_index` runs at full speed (issue 17: search p99 while indexing within 2x of idle).
  */
 export function serverWriterTuning(indexing: IndexingConfig): Partial<WriterOptions> {
-  return { ...writerTuning(indexing), inversionThreads: 1, mergeThread: true };
+  return { ...writerTuning(indexing), inversionThreads: 1, mergeThread: true, backgroundNice: SERVER_BACKGROUND_NICE };
 }

@@ -16,7 +16,7 @@ import type { BulkLoad } from './bulk-load.js';
 import type { BulkLoadOptions } from './bulk-load.js';
 import { embedDocuments } from './document-embedding.js';
 import type { IndexWriter } from './index-writer.js';
-import { walUpsertJson } from './write-ahead-log.js';
+import { prepare } from './prepared-document.js';
 import type { CommitResult, PreparedDocument } from './writer-options.js';
 
 /** Where a batch of documents came from, for error messages. */
@@ -46,6 +46,11 @@ export interface DocumentWrites {
   upsert(docs: readonly unknown[], source?: BatchSource): Promise<{ docs: number }>;
   /** Indexes documents the caller validated already against this index's mapping (no second check). */
   upsertValidated(docs: readonly ValidDocument[]): Promise<{ docs: number }>;
+  /**
+   * Indexes a JSON body off this thread when the writer can (see `DocumentWriter.upsertBody`), or
+   * returns null.
+   */
+  upsertBody(body: AsyncIterable<Uint8Array>, onChunk?: (docs: number, bytes: number) => void): Promise<{ docs: number; bytes: number }> | null;
   delete(ids: readonly string[]): Promise<void>;
   /** Merges down to at most `maxSegments` segments, none with deleted docs (durable at the next commit). */
   forceMerge(maxSegments: number): Promise<void>;
@@ -89,6 +94,19 @@ export class DocumentWriter implements DocumentWrites {
       valid.push(validateDocument(this.mapping, docs[i], location));
     }
     return this.upsertValidated(valid, source.file);
+  }
+
+  /**
+   * Writes the documents of a JSON body as it streams in (JSON Lines, concatenated values or an
+   * array), all or nothing, parsing and validating them on the writer's inversion thread so that
+   * this thread stays free for requests; null when the writer has no inversion thread or the
+   * mapping embeds (the caller then splits and validates the body itself and calls
+   * {@link upsertValidated}). Resolves once durable; an empty body writes nothing (`docs` 0).
+   * `onChunk` sees the documents and bytes so far.
+   * @throws YarrowError(invalid_document) naming the first invalid document.
+   */
+  upsertBody(body: AsyncIterable<Uint8Array>, onChunk?: (docs: number, bytes: number) => void): Promise<{ docs: number; bytes: number }> | null {
+    return this.writer.takesBodies ? this.writer.writeBody(body, onChunk) : null;
   }
 
   /** {@link upsert} for documents validated at the edge already (the HTTP indexer checks as it streams). */
@@ -162,6 +180,10 @@ export class ReadOnlyWriter implements DocumentWrites {
     return Promise.reject(this.refused());
   }
 
+  upsertBody(): Promise<{ docs: number; bytes: number }> {
+    return Promise.reject(this.refused());
+  }
+
   delete(): Promise<void> {
     return Promise.reject(this.refused());
   }
@@ -205,19 +227,6 @@ export class ReadOnlyWriter implements DocumentWrites {
   private refused(): YarrowError {
     return new YarrowError(ErrorCode.indexClosed, `index ${this.name} is open read-only (${this.dir.describe()})`);
   }
-}
-
-/** Assigns a missing id and serialises a validated document once, for the stored fields and the log. */
-function prepare(valid: ValidDocument): PreparedDocument {
-  let doc = valid;
-  let id = doc.id;
-  if (id === undefined) {
-    id = globalThis.crypto.randomUUID();
-    doc = { ...doc, stored: { _id: id, ...doc.stored } };
-  }
-  const storedJson = JSON.stringify(doc.stored);
-  // The log holds the validated form, so a replay never validates again.
-  return { doc, id, storedJson, walJson: walUpsertJson(doc, id, storedJson) };
 }
 
 function locate(source: BatchSource, i: number): DocumentLocation {

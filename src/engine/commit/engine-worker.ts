@@ -3,8 +3,34 @@
  * folder (from the built JavaScript or from source under tsx), a request/reply channel to it, and
  * the buffers a reply can transfer rather than copy.
  */
+import { setPriority } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { MessagePort, Transferable } from 'node:worker_threads';
+
+/** The `workerData` field that asks a background worker to lower its own priority (see {@link lowerThreadPriority}). */
+export interface BackgroundThreadData {
+  /** Nice value (0-19) the worker sets for its own thread at start; 0 or absent leaves it as is. */
+  readonly nice?: number;
+}
+
+/**
+ * Inside a worker: lowers this thread's scheduling priority to `nice`, so that on a machine with
+ * few cores the event loop of the main thread wins the CPU whenever it has a request to answer,
+ * and background work (inverting, merging) takes the cycles left over (issue 17: search latency
+ * while indexing). Linux only: there `setpriority(PRIO_PROCESS, 0)` acts on the calling thread
+ * alone (threads are tasks), which `os.setPriority(0, n)` calls; on macOS and Windows the same
+ * call would lower the whole process, so it is skipped. Lowering needs no privilege; a failure
+ * (a sandbox refusing it) only leaves the priority as it was.
+ */
+export function lowerThreadPriority(nice: number | undefined, platform: NodeJS.Platform = process.platform): boolean {
+  if (nice === undefined || nice <= 0 || platform !== 'linux') return false;
+  try {
+    setPriority(0, Math.min(19, Math.round(nice)));
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Inside a worker: hands each request arriving on `port` to `handle`, one after another. A flush

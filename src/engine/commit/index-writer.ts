@@ -27,6 +27,7 @@ import { Mutex } from './mutex.js';
 import { SegmentRegistry, openCommittedSegment } from './segment-registry.js';
 import type { LiveSegment } from './segment-registry.js';
 import { InversionThread, ThreadedSegmentBuffer } from './threaded-segment-buffer.js';
+import type { ParsedBody } from './threaded-segment-buffer.js';
 import { liveBuiltIds, resolveBuiltIds } from './bulk-ids.js';
 import { BulkLoad, BulkLoadThreads } from './bulk-load.js';
 import type { BuiltSegment, BulkLoadOptions } from './bulk-load.js';
@@ -95,7 +96,7 @@ export class IndexWriter {
     this.nextSegmentId = manifest.nextSegmentId;
     this.checkpoints = { ...manifest.checkpoints };
     this.refs.incRef(manifestFiles(manifest));
-    this.thread = options.inversionThreads > 0 ? new InversionThread(mapping) : null;
+    this.thread = options.inversionThreads > 0 ? new InversionThread(mapping, options.backgroundNice) : null;
     this.buffer = this.newBuffer();
     this.registry = new SegmentRegistry(segments, this.refs);
     this.vectorDims = new VectorDimensions(mapping, segments.map((s) => s.info));
@@ -107,6 +108,7 @@ export class IndexWriter {
       policy: options.mergePolicy,
       segmentLoad: options.segmentLoad,
       mergeThread: options.mergeThread,
+      backgroundNice: options.backgroundNice,
       canMerge: () => options.merges && !this.closing && !this.closed && this.failure === null,
       canForceMerge: () => !this.closing && !this.closed && this.failure === null,
       isLive: () => !this.closed && this.failure === null,
@@ -211,8 +213,70 @@ export class IndexWriter {
       for (const id of deletes) this.applyDelete(id);
       return { synced };
     });
+    await this.acknowledge(durable.synced);
+  }
+
+  /**
+   * Whether {@link writeBody} can take request bodies: the writer has an inversion thread, and the
+   * mapping embeds no field (embedding runs on this thread, before the log).
+   */
+  get takesBodies(): boolean {
+    return this.thread !== null && this.mapping.fields.every((f) => f.semantic == null);
+  }
+
+  /**
+   * Writes the documents of a JSON body (JSON Lines, concatenated values or an array; see
+   * `JsonValueSplitter`) as one batch, all or nothing, with the parsing, validation and log
+   * encoding on the inversion thread (`body-batch.ts`): this thread forwards the bytes and logs
+   * the record. Resolves once the batch is durable, as {@link write} does; an empty body writes
+   * nothing. Only when {@link takesBodies}.
+   * @throws YarrowError(invalid_document) naming the first invalid document (nothing written).
+   */
+  async writeBody(body: AsyncIterable<Uint8Array>, onChunk?: (docs: number, bytes: number) => void): Promise<{ docs: number; bytes: number }> {
+    this.checkOpen();
+    if (this.thread === null || !this.takesBodies) throw new Error('this writer parses no bodies (no inversion thread, or a mapping that embeds)');
+    const parsed: ParsedBody = await this.thread.parseBody(body, onChunk);
+    if (parsed.record === null || parsed.docs === 0) {
+      this.thread.drop(parsed.batch);
+      return { docs: 0, bytes: parsed.bytes };
+    }
+    const record = parsed.record;
+    const durable = await this.mutex.run(async () => {
+      if (this.failure !== null || this.closed) {
+        this.thread?.drop(parsed.batch);
+        this.checkOpen();
+      }
+      let synced: Promise<void>;
+      try {
+        const end = await this.wal.appendRecord(record);
+        synced = this.wal.syncTo(end);
+      } catch (e) {
+        this.thread?.drop(parsed.batch);
+        throw this.fail(e, 'appending to the write-ahead log');
+      }
+      synced.catch(() => undefined);
+      for (const id of parsed.ids) this.pendingIds.add(id);
+      this.dirty = true;
+      try {
+        // With an inversion thread every buffer is a ThreadedSegmentBuffer (newBuffer).
+        if (!(this.buffer instanceof ThreadedSegmentBuffer)) throw new Error('the buffer is not on the inversion thread');
+        await this.buffer.applyParsed(parsed);
+      } catch (e) {
+        throw this.fail(e, 'inverting a batch');
+      }
+      return { synced };
+    });
+    await this.acknowledge(durable.synced);
+    return { docs: parsed.docs, bytes: parsed.bytes };
+  }
+
+  /**
+   * Waits for a logged batch's fsync, then flushes or commits when the buffer or the log has
+   * grown past its bound.
+   */
+  private async acknowledge(synced: Promise<void>): Promise<void> {
     try {
-      await durable.synced;
+      await synced;
     } catch (e) {
       throw this.fail(e, 'syncing the write-ahead log');
     }

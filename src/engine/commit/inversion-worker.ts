@@ -6,10 +6,18 @@
  *
  * Protocol (`threaded-segment-buffer.ts` is the other side): every request gets exactly one reply,
  * in request order.
- * - `{ type: 'ops', record }`: a WAL record (frame + payload); reply `{ ok, estimatedBytes }`.
+ * - `{ type: 'ops', record }`: a WAL record (frame + payload), usually transferred once the writer
+ *   has appended it to the log; reply `{ ok, estimatedBytes }`.
  * - `{ type: 'flush', name }`: reply `{ ok, flushed }`, the segment's files transferred, not
  *   copied; the thread starts an empty buffer.
  * - `{ type: 'reset' }`: drop the buffer (a rollback); reply `{ ok }`.
+ * - `{ type: 'parse', batch, bytes }`: the next chunk of an `_index` body (`body-batch.ts`): split,
+ *   parsed, validated and serialised here, kept under `batch`; reply `{ ok, docs }` (docs so far),
+ *   or `{ ok, invalid }` naming the first invalid document, after which the batch is forgotten.
+ * - `{ type: 'seal', batch }`: the body ended; reply `{ ok, docs, record, ids }`, the batch's write-
+ *   ahead log record (transferred) and its ids, for the writer to log; the documents stay here.
+ * - `{ type: 'apply', batch }`: the writer logged the record: the batch's documents go into the
+ *   buffer; reply `{ ok, estimatedBytes }`. `{ type: 'drop', batch }` forgets a batch instead.
  * A failure replies `{ ok: false, message }`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -19,7 +27,10 @@ import { WAL_VERSION } from '../index-files.js';
 import { mappingFromJson } from '../schema/mapping.js';
 import { SegmentBuffer } from '../segment/segment-buffer.js';
 import type { FlushedBuffer } from '../segment/segment-buffer.js';
-import { handleRequestsInOrder, transferableFiles } from './engine-worker.js';
+import { BodyBatch } from './body-batch.js';
+import type { InvalidBatch } from './body-batch.js';
+import { handleRequestsInOrder, lowerThreadPriority, transferableFiles } from './engine-worker.js';
+import type { BackgroundThreadData } from './engine-worker.js';
 import { decodeWalPayload } from './wal-replay.js';
 import { RECORD_FRAME } from './write-ahead-log.js';
 
@@ -27,22 +38,39 @@ import { RECORD_FRAME } from './write-ahead-log.js';
 export type InversionRequest =
   | { readonly type: 'ops'; readonly record: Uint8Array }
   | { readonly type: 'flush'; readonly name: string }
-  | { readonly type: 'reset' };
+  | { readonly type: 'reset' }
+  | { readonly type: 'parse'; readonly batch: number; readonly bytes: Uint8Array }
+  | { readonly type: 'seal' | 'apply' | 'drop'; readonly batch: number };
 
 /** The reply to one request. */
 export type InversionReply =
-  | { readonly ok: true; readonly estimatedBytes?: number; readonly flushed?: FlushedBuffer }
+  | {
+    readonly ok: true;
+    readonly estimatedBytes?: number;
+    readonly flushed?: FlushedBuffer;
+    /** Documents of the batch so far (`parse`, `seal`). */
+    readonly docs?: number;
+    /** The first invalid document of the batch (`parse`, `seal`): the batch is forgotten. */
+    readonly invalid?: InvalidBatch;
+    /** The batch's write-ahead log record and ids (`seal`). */
+    readonly record?: Uint8Array;
+    readonly ids?: readonly string[];
+  }
   | { readonly ok: false; readonly message: string };
 
 /** What the thread is started with. */
-export interface InversionWorkerData {
+export interface InversionWorkerData extends BackgroundThreadData {
   /** The index's mapping, as `mappingToJson` writes it. */
   readonly mapping: unknown;
 }
 
 const port = parentPort as MessagePort;
-const mapping = mappingFromJson((workerData as InversionWorkerData).mapping);
+const data = workerData as InversionWorkerData;
+lowerThreadPriority(data.nice);
+const mapping = mappingFromJson(data.mapping);
 let buffer = new SegmentBuffer(mapping, getAnalyzer);
+/** `_index` bodies being parsed or waiting for the writer to log them, by batch number. */
+const batches = new Map<number, BodyBatch>();
 handleRequestsInOrder(port, handle);
 
 async function handle(request: InversionRequest): Promise<void> {
@@ -67,6 +95,35 @@ async function handle(request: InversionRequest): Promise<void> {
         buffer = new SegmentBuffer(mapping, getAnalyzer);
         port.postMessage({ ok: true } satisfies InversionReply);
         return;
+      case 'parse':
+      case 'seal': {
+        let batch = batches.get(request.batch);
+        if (batch === undefined && request.type === 'parse') batches.set(request.batch, (batch = new BodyBatch(mapping)));
+        // A batch found invalid was forgotten: the writer stops at that reply, later chunks are moot.
+        if (batch === undefined) {
+          port.postMessage({ ok: true, docs: 0 } satisfies InversionReply);
+          return;
+        }
+        const invalid = request.type === 'parse' ? batch.push(request.bytes) : batch.end();
+        if (invalid !== null) {
+          batches.delete(request.batch);
+          port.postMessage({ ok: true, invalid } satisfies InversionReply);
+        } else if (request.type === 'parse') {
+          port.postMessage({ ok: true, docs: batch.docs } satisfies InversionReply);
+        } else {
+          const { record, ids } = batch.seal();
+          port.postMessage({ ok: true, docs: batch.docs, record, ids } satisfies InversionReply, [record.buffer as ArrayBuffer]);
+        }
+        return;
+      }
+      case 'apply':
+      case 'drop': {
+        const batch = batches.get(request.batch);
+        batches.delete(request.batch);
+        if (request.type === 'apply' && batch !== undefined) batch.applyTo(buffer);
+        port.postMessage({ ok: true, estimatedBytes: buffer.estimatedBytes } satisfies InversionReply);
+        return;
+      }
     }
   } catch (e) {
     port.postMessage({ ok: false, message: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies InversionReply);

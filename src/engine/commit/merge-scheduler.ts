@@ -30,6 +30,8 @@ export interface MergeHost {
   readonly segmentLoad: SegmentLoad;
   /** Whether merges run on a worker thread (see `WriterOptions.mergeThread`). */
   readonly mergeThread: boolean;
+  /** Nice value of a merge thread (see `WriterOptions.backgroundNice`). */
+  readonly backgroundNice: number;
   /** Whether merges may start (false once closing, closed or failed). */
   canMerge(): boolean;
   /** Whether a forced merge may go on (false once closing, closed or failed; true with merges off). */
@@ -174,7 +176,7 @@ export class MergeScheduler {
         await host.writeFiles(files);
       };
       const { info, docMaps } = host.mergeThread
-        ? await mergeOnThread(host.dir, name, segments.map((s, i) => ({ info: s.info, liveDocs: liveDocs[i] })), write)
+        ? await mergeOnThread(host.dir, name, segments.map((s, i) => ({ info: s.info, liveDocs: liveDocs[i] })), write, host.backgroundNice)
         : await mergeSegments(name, sources, write);
       const reader = await SegmentReader.open(host.dir, info, undefined, host.segmentLoad);
       return { reader, info, docMaps };

@@ -5,12 +5,12 @@
  * serves the worker's reads and writes the files the worker hands over, phase by phase, exactly as
  * a merge on this thread would, so durability and the files written are the same.
  */
-import { Worker } from 'node:worker_threads';
 import type { LiveDocs } from '../codec/live-docs/live-docs.js';
 import type { Directory } from '../directory.js';
 import type { SegmentInfo } from '../segment/segment-info.js';
 import type { MergedSegment } from '../segment/segment-merger.js';
-import type { MergeThreadMessage, MergeThreadRequest } from './merge-worker.js';
+import { startEngineWorker } from './engine-worker.js';
+import type { MergeThreadMessage, MergeThreadRequest, MergeWorkerData } from './merge-worker.js';
 
 /** A source of a threaded merge: its manifest entry and the live docs the merge starts from. */
 export interface ThreadedMergeSource {
@@ -20,15 +20,17 @@ export interface ThreadedMergeSource {
 
 /**
  * Merges `sources` into segment `name` on a new worker thread, reading them from `dir` and handing
- * each phase's files to `write`; resolves as `mergeSegments` does, once the worker is gone.
+ * each phase's files to `write`; resolves as `mergeSegments` does, once the worker is gone. The
+ * worker runs at nice value `nice` (see `lowerThreadPriority`).
  */
 export function mergeOnThread(
   dir: Directory,
   name: string,
   sources: readonly ThreadedMergeSource[],
   write: (files: ReadonlyMap<string, Uint8Array>) => Promise<void>,
+  nice = 0,
 ): Promise<MergedSegment> {
-  const worker = startWorker();
+  const worker = startEngineWorker('merge-worker', { nice } satisfies MergeWorkerData);
   return new Promise<MergedSegment>((resolve, reject) => {
     let settled = false;
     const finish = (error: Error | null, merged?: MergedSegment): void => {
@@ -75,17 +77,4 @@ export function mergeOnThread(
       segments: sources.map((s) => ({ info: s.info, liveDocs: s.liveDocs.encode() })),
     } satisfies MergeThreadRequest);
   });
-}
-
-/**
- * Starts `merge-worker.js` next to this module. Run from source under tsx (tests, benchmarks),
- * this module is TypeScript and a worker does not inherit tsx's loader: the worker registers it
- * first, then imports the TypeScript entry.
- */
-function startWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./merge-worker.js', import.meta.url));
-  const entry = new URL('./merge-worker.ts', import.meta.url).href;
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const code = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(code, { eval: true });
 }

@@ -12,13 +12,18 @@
  *   answered by `{ type: 'written', id }` or `{ type: 'error', id, message }`;
  * - out, last: `{ type: 'done', info, docMaps }` or `{ type: 'failed', message }`.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import { LiveDocs } from '../codec/live-docs/live-docs.js';
 import type { Appender, Directory, Lock } from '../directory.js';
 import type { SegmentInfo } from '../segment/segment-info.js';
 import { mergeSegments } from '../segment/segment-merger.js';
 import { SegmentReader } from '../segment/segment-reader.js';
+import { lowerThreadPriority, transferableFiles } from './engine-worker.js';
+import type { BackgroundThreadData } from './engine-worker.js';
+
+/** What the thread is started with. */
+export type MergeWorkerData = BackgroundThreadData;
 
 /** What the writer's thread sends. */
 export type MergeThreadRequest =
@@ -35,6 +40,7 @@ export type MergeThreadMessage =
   | { readonly type: 'failed'; readonly message: string };
 
 const port = parentPort as MessagePort;
+lowerThreadPriority((workerData as MergeWorkerData | null)?.nice);
 const waiting = new Map<number, { resolve: (bytes: Uint8Array | null) => void; reject: (e: Error) => void }>();
 let nextId = 0;
 
@@ -94,20 +100,10 @@ async function merge(name: string, segments: readonly { readonly info: SegmentIn
     }));
     const merged = await mergeSegments(name, sources, async (files) => {
       const list = [...files];
-      await ask({ type: 'write', id: nextId++, files: list }, transferable(list.map(([, bytes]) => bytes)));
+      await ask({ type: 'write', id: nextId++, files: list }, transferableFiles(files));
     });
     port.postMessage({ type: 'done', info: merged.info, docMaps: merged.docMaps } satisfies MergeThreadMessage);
   } catch (e) {
     port.postMessage({ type: 'failed', message: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies MergeThreadMessage);
   }
-}
-
-/** The buffers that each file's bytes fill whole (a view into a shared buffer is copied instead). */
-function transferable(files: readonly Uint8Array[]): ArrayBuffer[] {
-  const buffers = new Set<ArrayBuffer>();
-  for (const bytes of files) {
-    const b = bytes.buffer;
-    if (b instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === b.byteLength) buffers.add(b);
-  }
-  return [...buffers];
 }

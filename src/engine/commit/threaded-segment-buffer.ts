@@ -18,6 +18,7 @@ import { mappingToJson } from '../schema/mapping.js';
 import type { Mapping } from '../schema/mapping.js';
 import type { FlushedBuffer } from '../segment/segment-buffer.js';
 import { startEngineWorker, WorkerChannel } from './engine-worker.js';
+import { invalidBatchError } from './body-batch.js';
 import type { InversionReply, InversionRequest, InversionWorkerData } from './inversion-worker.js';
 import type { WalEntry } from './write-ahead-log.js';
 import { encodeWalRecord, walUpsertJson } from './write-ahead-log.js';
@@ -28,22 +29,85 @@ type OkReply = Extract<InversionReply, { ok: true }>;
 /** Entries gathered doc by doc (a WAL replay) before they go to the thread as one batch. */
 const QUEUED_BATCH = 1000;
 
+/** Body chunks sent to the thread and not yet parsed: more wait in the socket (backpressure). */
+const CHUNKS_IN_FLIGHT = 4;
+
+/** A body parsed on the thread, waiting there to be logged and applied (see `body-batch.ts`). */
+export interface ParsedBody {
+  readonly batch: number;
+  readonly docs: number;
+  /** Bytes of the body. */
+  readonly bytes: number;
+  /** The write-ahead log record of its documents (empty body: none). */
+  readonly record: Uint8Array | null;
+  readonly ids: readonly string[];
+}
+
 /** One inversion thread, serving the writer's successive buffers. */
 export class InversionThread {
   private readonly channel: WorkerChannel<InversionRequest, InversionReply>;
+  private nextBatch = 0;
 
-  constructor(mapping: Mapping) {
-    const data: InversionWorkerData = { mapping: mappingToJson(mapping) };
+  /** Starts the thread; `nice` lowers its scheduling priority (see `lowerThreadPriority`). */
+  constructor(mapping: Mapping, nice = 0) {
+    const data: InversionWorkerData = { mapping: mappingToJson(mapping), nice };
     this.channel = new WorkerChannel(startEngineWorker('inversion-worker', data), 'inversion thread');
   }
 
-  /** Sends a request; resolves with its reply. */
-  async request(request: InversionRequest): Promise<OkReply> {
-    const reply = await this.channel.request(request);
+  /** Sends a request (transferring `transfer`); resolves with its reply. */
+  async request(request: InversionRequest, transfer: readonly ArrayBuffer[] = []): Promise<OkReply> {
+    const reply = await this.channel.request(request, transfer);
     if (reply.ok) return reply;
     // The buffer is in an unknown state: every later request fails too.
     this.channel.fail(new Error(`inversion thread failed: ${reply.message}`));
     throw this.channel.failed!;
+  }
+
+  /**
+   * Streams `body` to the thread, which splits, parses, validates and serialises its documents
+   * (`body-batch.ts`); resolves with the record to log, or rejects naming the first invalid
+   * document (nothing kept). At most {@link CHUNKS_IN_FLIGHT} chunks wait for the thread, so a
+   * client sending faster than the thread parses waits in its socket. `onChunk` sees the bytes
+   * and documents so far.
+   */
+  async parseBody(body: AsyncIterable<Uint8Array>, onChunk?: (docs: number, bytes: number) => void): Promise<ParsedBody> {
+    const batch = this.nextBatch++;
+    // Written by the replies as they come in.
+    const seen: { invalid: Error | null; docs: number } = { invalid: null, docs: 0 };
+    let bytes = 0;
+    const inflight = new Set<Promise<void>>();
+    try {
+      for await (const chunk of body) {
+        if (chunk.length === 0) continue;
+        bytes += chunk.length;
+        // A copy of the chunk alone (a socket's chunk is a view into a larger buffer, all of which
+        // a message would clone), handed over rather than cloned again.
+        const own = new Uint8Array(chunk);
+        const parsed = this.request({ type: 'parse', batch, bytes: own }, [own.buffer]).then((reply) => {
+          if (reply.invalid !== undefined) seen.invalid ??= invalidBatchError(reply.invalid);
+          else seen.docs = Math.max(seen.docs, reply.docs ?? 0);
+        });
+        inflight.add(parsed);
+        void parsed.finally(() => inflight.delete(parsed)).catch(() => undefined);
+        while (inflight.size >= CHUNKS_IN_FLIGHT && seen.invalid === null) await Promise.race(inflight);
+        if (seen.invalid !== null) break;
+        onChunk?.(seen.docs, bytes);
+      }
+      await Promise.all(inflight);
+      if (seen.invalid !== null) throw seen.invalid;
+      const sealed = await this.request({ type: 'seal', batch });
+      if (sealed.invalid !== undefined) throw invalidBatchError(sealed.invalid);
+      return { batch, docs: sealed.docs ?? 0, bytes, record: sealed.record ?? null, ids: sealed.ids ?? [] };
+    } catch (e) {
+      // The body failed to arrive or holds an invalid document: the thread forgets the batch.
+      this.drop(batch);
+      throw e;
+    }
+  }
+
+  /** Forgets a parsed batch that will not be logged. */
+  drop(batch: number): void {
+    this.request({ type: 'drop', batch }).catch(() => undefined);
   }
 
   /** Stops the thread (what it buffers is in the write-ahead log). */
@@ -92,8 +156,27 @@ export class ThreadedSegmentBuffer implements WriteBuffer {
     this.sendQueued();
     this.docs += upserts;
     const before = this.latest;
-    this.send(record);
+    this.send(record, true);
     // One batch may wait behind the one being inverted; more would grow memory without bound.
+    await before;
+  }
+
+  /**
+   * Applies a body the thread parsed (`parseBody`) and the writer has logged; resolves, as
+   * {@link applyLogged} does, when the buffer can take the next batch.
+   */
+  async applyParsed(body: ParsedBody): Promise<void> {
+    this.sendQueued();
+    this.docs += body.docs;
+    const before = this.latest;
+    const length = body.record?.length ?? 0;
+    this.unapplied += length;
+    this.latest = this.track(
+      this.thread.request({ type: 'apply', batch: body.batch }).then((reply) => {
+        this.unapplied -= length;
+        this.reported = reply.estimatedBytes ?? this.reported;
+      }),
+    );
     await before;
   }
 
@@ -109,14 +192,22 @@ export class ThreadedSegmentBuffer implements WriteBuffer {
     if (this.queued.length === 0) return;
     const record = encodeWalRecord(this.queued);
     this.queued = [];
-    this.send(record);
+    this.send(record, true);
   }
 
-  private send(record: Uint8Array): void {
-    this.unapplied += record.length;
+  /**
+   * Sends a record to the thread; `transfer` hands its buffer over instead of copying it (the
+   * record of an 8 MB body was cloned on this thread, and again on the other), after which the
+   * caller must not read it.
+   */
+  private send(record: Uint8Array, transfer = false): void {
+    const length = record.length;
+    this.unapplied += length;
+    const buffer = record.buffer;
+    const whole = transfer && buffer instanceof ArrayBuffer && record.byteOffset === 0 && record.byteLength === buffer.byteLength;
     this.latest = this.track(
-      this.thread.request({ type: 'ops', record }).then((reply) => {
-        this.unapplied -= record.length;
+      this.thread.request({ type: 'ops', record }, whole ? [buffer] : []).then((reply) => {
+        this.unapplied -= length;
         this.reported = reply.estimatedBytes ?? this.reported;
       }),
     );

@@ -17,8 +17,9 @@ export interface WriteBuffer {
   delete(id: string): void;
   /**
    * When present, takes a whole batch in its write-ahead log form instead of doc by doc (`record`
-   * as `encodeWalRecord` made it, holding `upserts` upserts); resolves when the buffer can take
-   * the next batch.
+   * as `encodeWalRecord` made it, holding `upserts` upserts; its buffer may be transferred to
+   * another thread, so the caller must not read it after); resolves when the buffer can take the
+   * next batch.
    */
   applyLogged?(record: Uint8Array, upserts: number): Promise<void>;
   /** Encodes the buffer as segment `name`. */

@@ -31,6 +31,13 @@ export interface WriterOptions {
    * requests while they index (`api`, `standalone`).
    */
   readonly mergeThread: boolean;
+  /**
+   * Nice value (0-19, Linux) of the inversion and merge threads: above 0 they yield the CPU to
+   * the thread that answers requests whenever it is runnable, so indexing at full speed on a
+   * machine with few cores does not hold up searches; they still take every idle cycle. 0 leaves
+   * them at the process's priority.
+   */
+  readonly backgroundNice: number;
 }
 
 export const defaultWriterOptions: WriterOptions = {
@@ -41,6 +48,7 @@ export const defaultWriterOptions: WriterOptions = {
   segmentLoad: SegmentLoad.full,
   inversionThreads: 0,
   mergeThread: false,
+  backgroundNice: 0,
 };
 
 /** A validated document ready for the writer, serialised once for both the WAL and stored fields. */

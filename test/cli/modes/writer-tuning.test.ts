@@ -38,7 +38,7 @@ describe('writerTuning', () => {
   it('gives the HTTP modes an inversion thread and a merge thread on top of the index\'s settings', () => {
     const { config } = parseConfig('indexing: { buffer_mb: 4 }\nschema:\n  a:\n    fields: {}\n', 'c.yml', {});
     const indexing = indexingOf(config, 'a');
-    assert.deepEqual(serverWriterTuning(indexing), { ...writerTuning(indexing), inversionThreads: 1, mergeThread: true });
+    assert.deepEqual(serverWriterTuning(indexing), { ...writerTuning(indexing), inversionThreads: 1, mergeThread: true, backgroundNice: 19 });
     assert.equal(writerTuning(indexing).inversionThreads, undefined);
   });
 });

@@ -3,10 +3,12 @@
  * no separator at all (`curl -d @file` strips newlines: `{..}{..}`), values separated by any
  * whitespace, and top-level arrays whose elements are the documents. Only value boundaries are
  * found here (strings, escapes and bracket depth); each value is then handed to JSON.parse whole,
- * so memory holds one document plus the current chunk, never the body.
+ * so memory holds one document plus the current chunk, never the body. It lives in the engine so
+ * that `_index` bodies can be split where they are inverted (the inversion thread) as well as on
+ * the thread that reads them.
  */
-import { ErrorCode, YarrowError } from '../engine/index.js';
-import { invalidUtf8Offset } from './request-input.js';
+import { ErrorCode, YarrowError } from '../errors.js';
+import { invalidUtf8Offset } from './utf8.js';
 
 /** Where a document sits in its body, for error messages. */
 export interface ValueLocation {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { JsonValueSplitter } from '../../src/api/json-value-stream.js';
-import type { ParsedValue } from '../../src/api/json-value-stream.js';
-import { YarrowError } from '../../src/engine/errors.js';
+import { JsonValueSplitter } from '../../../src/engine/schema/json-value-stream.js';
+import type { ParsedValue } from '../../../src/engine/schema/json-value-stream.js';
+import { YarrowError } from '../../../src/engine/errors.js';
 
 function split(text: string | Buffer, cuts: readonly number[] = []): ParsedValue[] {
   const bytes = Buffer.isBuffer(text) ? text : Buffer.from(text);
