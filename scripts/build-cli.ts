@@ -9,7 +9,7 @@
  *   reads dist/cli-meta.json, written here, to tell which sources a chunk holds).
  * - Packages that are native, optional or big and rarely used stay outside the bundle and are
  *   imported from node_modules when a mode needs them: the ONNX runtime, the AWS SDK, Kafka.
- * - A few big packages every server mode loads (fastify, yaml, zod, pino) are bundled apart, each
+ * - The big packages the server modes load (fastify, yaml, zod, pino) are bundled apart, each
  *   into one CommonJS file dist/cli-vendor-<name>-<hash>.cjs holding just the exports this code
  *   imports, and the chunks import them through src/cli/vendored.ts, which loads such a file with
  *   V8's code cache: on Node 20, which has no compile cache for modules, compiling them was half of

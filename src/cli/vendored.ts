@@ -8,8 +8,9 @@
  * which covers files loaded with `require`: there the file is simply required. Node 20 has none
  * for modules, but `vm.Script` takes and produces V8 code caches; this module keeps them where
  * node's own cache lives (NODE_COMPILE_CACHE, else `<tmpdir>/node-compile-cache`), one file per
- * node version, architecture and vendored file (whose name carries its content hash), honouring
- * NODE_DISABLE_COMPILE_CACHE as node does. A cache is written at exit when there was none or V8
+ * node version, architecture, node options (V8 rejects a cache made under other flags, so a process
+ * started with other options must not overwrite it) and vendored file (whose name carries its
+ * content hash), honouring NODE_DISABLE_COMPILE_CACHE as node does. A cache is written at exit when there was none or V8
  * rejected it (another node, other flags), so it holds the functions that run compiled too. A
  * missing, unreadable or rejected cache only costs the compile: the code runs the same.
  */
@@ -71,7 +72,15 @@ function codeCachePath(file: string): string | null {
   const disabled = process.env.NODE_DISABLE_COMPILE_CACHE;
   if (disabled !== undefined && disabled !== '') return null;
   const root = process.env.NODE_COMPILE_CACHE ?? join(tmpdir(), 'node-compile-cache');
-  return join(root, `yarrow-${process.version}-${process.arch}`, file.replace(/\.cjs$/, '.v8cache'));
+  const flags = fnv1a(process.execArgv.join('\0')).toString(16).padStart(8, '0');
+  return join(root, `yarrow-${process.version}-${process.arch}-${flags}`, file.replace(/\.cjs$/, '.v8cache'));
+}
+
+/** 32-bit FNV-1a of `text`'s UTF-16 code units: a short tag for a directory name (node:crypto is not loaded for it). */
+function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 /** Writes the cache atomically (another process may write the same file); failing is harmless. */
