@@ -9,7 +9,7 @@
  *   reads dist/cli-meta.json, written here, to tell which sources a chunk holds).
  * - Packages that are native, optional or big and rarely used stay outside the bundle and are
  *   imported from node_modules when a mode needs them: the ONNX runtime, the AWS SDK, Kafka.
- * - The big packages the server modes load (fastify, yaml, zod, pino) are bundled apart, each
+ * - The big packages the modes load after parsing argv (fastify, yaml, zod, pino) are bundled apart, each
  *   into one CommonJS file dist/cli-vendor-<name>-<hash>.cjs holding just the exports this code
  *   imports, and the chunks import them through src/cli/vendored.ts, which loads such a file with
  *   V8's code cache: on Node 20, which has no compile cache for modules, compiling them was half of
@@ -87,6 +87,23 @@ async function importedNames(pkg: string, files: ReadonlyMap<string, string>): P
   return [...names].filter((n) => exported.has(n)).sort();
 }
 
+/**
+ * fastify's server module requires node:http2 and node:https at load, though it only calls them
+ * for the `http2` and `https` options, which this server never sets: together ~12 ms of a fresh
+ * process's CPU (issue 17). Its vendored file gets each as a proxy that requires the real module
+ * on the first property read.
+ */
+const lazyBuiltins: esbuild.Plugin = {
+  name: 'lazy-builtins',
+  setup(build) {
+    build.onResolve({ filter: /^node:(http2|https)$/ }, (args) => (/[\\/]fastify[\\/]lib[\\/]server\.js$/.test(args.importer) ? { path: args.path, namespace: 'lazy-builtin' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      contents: `let real;\nconst load = () => (real ??= require(${JSON.stringify(args.path)}));\nmodule.exports = new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });\n`,
+      loader: 'js',
+    }));
+  },
+};
+
 /** Bundles `pkg`'s `names` into dist/cli-vendor-<name>-<hash>.cjs; resolves to the file name and its inputs. */
 async function buildVendored(pkg: string, names: readonly string[]): Promise<{ file: string; inputs: string[] }> {
   const built = await esbuild.build({
@@ -100,6 +117,7 @@ async function buildVendored(pkg: string, names: readonly string[]): Promise<{ f
     metafile: true,
     logLevel: 'warning',
     write: false,
+    plugins: [lazyBuiltins],
   });
   const text = built.outputFiles[0].contents;
   const file = `${VENDOR_PREFIX}${pkg.replace(/^@/, '').replace('/', '-')}-${createHash('sha256').update(text).digest('hex').slice(0, 10)}.cjs`;
