@@ -88,15 +88,21 @@ async function importedNames(pkg: string, files: ReadonlyMap<string, string>): P
 }
 
 /**
- * fastify's server module requires node:http2 and node:https at load, though it only calls them
- * for the `http2` and `https` options, which this server never sets: together ~12 ms of a fresh
- * process's CPU (issue 17). Its vendored file gets each as a proxy that requires the real module
- * on the first property read.
+ * Node built-ins a package requires at load but only calls for something Yarrow never does, by the
+ * module that requires them: fastify's server module loads node:http2 and node:https for its
+ * `http2` and `https` options (~12 ms of a fresh process's CPU, with tls), commander loads
+ * node:child_process for executable subcommands (~3 ms, `--help` included). Issue 17.
  */
+const LAZY_BUILTINS: readonly { readonly builtin: RegExp; readonly importer: RegExp }[] = [
+  { builtin: /^node:(http2|https)$/, importer: /[\\/]fastify[\\/]lib[\\/]server\.js$/ },
+  { builtin: /^node:child_process$/, importer: /[\\/]commander[\\/]lib[\\/]command\.js$/ },
+];
+
+/** Gives each of {@link LAZY_BUILTINS} a proxy that requires the real module on the first property read. */
 const lazyBuiltins: esbuild.Plugin = {
   name: 'lazy-builtins',
   setup(build) {
-    build.onResolve({ filter: /^node:(http2|https)$/ }, (args) => (/[\\/]fastify[\\/]lib[\\/]server\.js$/.test(args.importer) ? { path: args.path, namespace: 'lazy-builtin' } : undefined));
+    build.onResolve({ filter: /^node:/ }, (args) => (LAZY_BUILTINS.some((l) => l.builtin.test(args.path) && l.importer.test(args.importer)) ? { path: args.path, namespace: 'lazy-builtin' } : undefined));
     build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
       contents: `let real;\nconst load = () => (real ??= require(${JSON.stringify(args.path)}));\nmodule.exports = new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });\n`,
       loader: 'js',
@@ -173,7 +179,7 @@ const result = await esbuild.build({
   logLevel: 'warning',
   // A name src reads from a vendored namespace import that the vendored file lacks must fail the build.
   logOverride: { 'import-is-undefined': 'error' },
-  plugins: [distUrlOfSource, vendoredImports(vendored)],
+  plugins: [distUrlOfSource, vendoredImports(vendored), lazyBuiltins],
 });
 
 /** Which sources each output holds, by output file name: the start-up test's map from chunks to modules. */
