@@ -9,6 +9,11 @@
  *   reads dist/cli-meta.json, written here, to tell which sources a chunk holds).
  * - Packages that are native, optional or big and rarely used stay outside the bundle and are
  *   imported from node_modules when a mode needs them: the ONNX runtime, the AWS SDK, Kafka.
+ * - The big packages the modes load after parsing argv (fastify, yaml, zod, pino) are bundled apart, each
+ *   into one CommonJS file dist/cli-vendor-<name>-<hash>.cjs holding just the exports this code
+ *   imports, and the chunks import them through src/cli/vendored.ts, which loads such a file with
+ *   V8's code cache: on Node 20, which has no compile cache for modules, compiling them was half of
+ *   what loading them cost a fresh `yarrow search` (issue 17).
  * - Chunks sit in dist/ itself, next to tsc's output of src/ (which stays: it is the library,
  *   `main`, and worker threads start from it). A module that finds files relative to
  *   `import.meta.url` (package.json, the built web page, the plant store's OpenAPI document,
@@ -17,6 +22,7 @@
  *
  * Run by `npm run build` after tsc.
  */
+import { createHash } from 'node:crypto';
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +34,11 @@ const out = join(root, 'dist');
 
 /** Prefix of every chunk's file name, so that a rebuild can remove the previous build's chunks. */
 const CHUNK_PREFIX = 'cli-chunk-';
+/** Prefix of every vendored file's name (see {@link VENDORED}). */
+const VENDOR_PREFIX = 'cli-vendor-';
+
+/** Packages bundled apart into CommonJS files loaded with V8's code cache (src/cli/vendored.ts). */
+const VENDORED = ['fastify', '@fastify/cors', 'yaml', 'zod', 'pino'];
 
 /** Packages never bundled: native add-ons, optional dependencies, and clients only one mode uses. */
 const EXTERNAL = ['onnxruntime-node', '@aws-sdk/*', '@smithy/*', '@platformatic/kafka', '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler'];
@@ -46,7 +57,107 @@ const distUrlOfSource: esbuild.Plugin = {
   },
 };
 
-for (const name of await readdir(out)) if (name.startsWith(CHUNK_PREFIX)) await rm(join(out, name));
+/** Every .ts file under `dir`, recursively. */
+async function sources(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile() && e.name.endsWith('.ts')).map((e) => join(e.parentPath, e.name));
+}
+
+/**
+ * The names src imports from `pkg` as values (`{ a, b as c }`, a default import, and the
+ * properties read from a namespace import `* as z`), limited to those the package exports: what
+ * its vendored file must export.
+ */
+async function importedNames(pkg: string, files: ReadonlyMap<string, string>): Promise<string[]> {
+  const names = new Set<string>();
+  const from = new RegExp(`import\\s+(?!type\\s)([^;]*?)\\s+from\\s+'${pkg.replace(/[/.]/g, '\\$&')}'`, 'g');
+  for (const text of files.values()) {
+    for (const [, clause] of text.matchAll(from)) {
+      const namespace = /\*\s+as\s+(\w+)/.exec(clause);
+      if (namespace !== null) for (const [, name] of text.matchAll(new RegExp(`\\b${namespace[1]}\\.(\\w+)`, 'g'))) names.add(name);
+      const braces = /\{([^}]*)\}/.exec(clause);
+      for (const spec of braces?.[1].split(',') ?? []) {
+        const name = spec.trim().split(/\s+as\s+/)[0];
+        if (name !== '' && !name.startsWith('type ')) names.add(name);
+      }
+      if (/^\w+/.test(clause.trim())) names.add('default');
+    }
+  }
+  const exported = new Set(Object.keys((await import(pkg)) as object));
+  return [...names].filter((n) => exported.has(n)).sort();
+}
+
+/**
+ * Node built-ins a package requires at load but only calls for something Yarrow never does, by the
+ * module that requires them: fastify's server module loads node:http2 and node:https for its
+ * `http2` and `https` options (~12 ms of a fresh process's CPU, with tls), commander loads
+ * node:child_process for executable subcommands (~3 ms, `--help` included). Issue 17.
+ */
+const LAZY_BUILTINS: readonly { readonly builtin: RegExp; readonly importer: RegExp }[] = [
+  { builtin: /^node:(http2|https)$/, importer: /[\\/]fastify[\\/]lib[\\/]server\.js$/ },
+  { builtin: /^node:child_process$/, importer: /[\\/]commander[\\/]lib[\\/]command\.js$/ },
+];
+
+/** Gives each of {@link LAZY_BUILTINS} a proxy that requires the real module on the first property read. */
+const lazyBuiltins: esbuild.Plugin = {
+  name: 'lazy-builtins',
+  setup(build) {
+    build.onResolve({ filter: /^node:/ }, (args) => (LAZY_BUILTINS.some((l) => l.builtin.test(args.path) && l.importer.test(args.importer)) ? { path: args.path, namespace: 'lazy-builtin' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      contents: `let real;\nconst load = () => (real ??= require(${JSON.stringify(args.path)}));\nmodule.exports = new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });\n`,
+      loader: 'js',
+    }));
+  },
+};
+
+/** Bundles `pkg`'s `names` into dist/cli-vendor-<name>-<hash>.cjs; resolves to the file name and its inputs. */
+async function buildVendored(pkg: string, names: readonly string[]): Promise<{ file: string; inputs: string[] }> {
+  const built = await esbuild.build({
+    stdin: { contents: `export { ${names.join(', ')} } from '${pkg}';\n`, resolveDir: root, loader: 'js', sourcefile: `vendored-${pkg}.js` },
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20.19',
+    external: EXTERNAL,
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+    write: false,
+    plugins: [lazyBuiltins],
+  });
+  const text = built.outputFiles[0].contents;
+  const file = `${VENDOR_PREFIX}${pkg.replace(/^@/, '').replace('/', '-')}-${createHash('sha256').update(text).digest('hex').slice(0, 10)}.cjs`;
+  await writeFile(join(out, file), text);
+  return { file, inputs: Object.keys(built.metafile.inputs).filter((i) => !i.startsWith('<stdin>') && !i.startsWith('vendored-')).sort() };
+}
+
+/** Resolves each vendored package, imported from src, to a module that takes its exports from the vendored file. */
+function vendoredImports(files: ReadonlyMap<string, { file: string; names: readonly string[] }>): esbuild.Plugin {
+  const loader = join(src, 'cli', 'vendored.ts');
+  return {
+    name: 'vendored-imports',
+    setup(build) {
+      build.onResolve({ filter: /^[@a-z]/ }, (args) => (files.has(args.path) ? { path: args.path, namespace: 'vendored' } : undefined));
+      build.onLoad({ filter: /.*/, namespace: 'vendored' }, (args) => {
+        const { file, names } = files.get(args.path)!;
+        const lines = [`import { loadVendored } from ${JSON.stringify(loader)};`, `const m = loadVendored(${JSON.stringify(file)});`];
+        names.forEach((name, i) => { lines.push(`const v${String(i)} = m[${JSON.stringify(name)}];`); });
+        lines.push(`export { ${names.map((name, i) => `v${String(i)} as ${name}`).join(', ')} };`);
+        return { contents: lines.join('\n'), resolveDir: src, loader: 'js' };
+      });
+    },
+  };
+}
+
+for (const name of await readdir(out)) if (name.startsWith(CHUNK_PREFIX) || name.startsWith(VENDOR_PREFIX)) await rm(join(out, name));
+
+const srcFiles = new Map<string, string>();
+for (const file of await sources(src)) if (!file.startsWith(join(src, 'ui'))) srcFiles.set(file, await readFile(file, 'utf8'));
+const vendored = new Map<string, { file: string; names: string[]; inputs: string[] }>();
+for (const pkg of VENDORED) {
+  const names = await importedNames(pkg, srcFiles);
+  vendored.set(pkg, { names, ...(await buildVendored(pkg, names)) });
+}
 
 const result = await esbuild.build({
   entryPoints: { cli: join(src, 'cli.ts') },
@@ -66,13 +177,16 @@ const result = await esbuild.build({
   legalComments: 'none',
   metafile: true,
   logLevel: 'warning',
-  plugins: [distUrlOfSource],
+  // A name src reads from a vendored namespace import that the vendored file lacks must fail the build.
+  logOverride: { 'import-is-undefined': 'error' },
+  plugins: [distUrlOfSource, vendoredImports(vendored), lazyBuiltins],
 });
 
 /** Which sources each output holds, by output file name: the start-up test's map from chunks to modules. */
 const meta: Record<string, string[]> = {};
 for (const [file, output] of Object.entries(result.metafile.outputs)) meta[relative(out, join(root, file))] = Object.keys(output.inputs).sort();
+for (const { file, inputs } of vendored.values()) meta[file] = inputs;
 await writeFile(join(out, 'cli-meta.json'), `${JSON.stringify(meta, null, 1)}\n`);
 
 const sizes = Object.values(result.metafile.outputs).map((o) => o.bytes);
-console.log(`CLI bundled in dist: cli.js and ${String(sizes.length - 1)} chunks, ${(sizes.reduce((a, b) => a + b, 0) / 1024).toFixed(0)} KB`);
+console.log(`CLI bundled in dist: cli.js and ${String(sizes.length - 1)} chunks, ${(sizes.reduce((a, b) => a + b, 0) / 1024).toFixed(0)} KB; vendored: ${[...vendored.values()].map((v) => v.file).join(', ')}`);

@@ -7,7 +7,8 @@
 import type { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { createZstdDecompressor } from '../ingest/index.js';
+// The module, not the ingest barrel, which would load the file indexer into every server (issue 17).
+import { createZstdDecompressor } from '../ingest/zstd-decompressor.js';
 import { HttpError, HttpErrorType } from './http-status.js';
 
 /** Default body limit: 100 MB. */

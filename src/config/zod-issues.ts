@@ -3,7 +3,7 @@
  * got "c"`. zod's own messages name neither the allowed keys nor the value found, so this reads the
  * issue's fields and, for unknown keys, the schema itself.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** A readable problem at a dotted config path. */
 export interface PathReason {

@@ -49,11 +49,13 @@ function buildBmpTable(): Uint8Array {
   for (let c = 0; c < 0x10000; c++) units[c] = c >= 0xd800 && c <= 0xdfff ? 0x20 : c;
   const all = new TextDecoder('utf-16le').decode(units);
   const table = new Uint8Array(0x10000);
-  forEachMatch(all, wordRe, (c) => (table[c] = wordClass));
-  forEachMatch(all, markRe, (c) => (table[c] = markClass));
-  forEachMatch(all, segmentedRe, (c) => {
+  // Per run of matches, not per character: a fill, or one tight loop, instead of a callback per
+  // code unit (the table is built before a process's first search answers; issue 17).
+  forEachRun(all, wordRe, (start, end) => table.fill(wordClass, start, end));
+  forEachRun(all, markRe, (start, end) => table.fill(markClass, start, end));
+  forEachRun(all, segmentedRe, (start, end) => {
     // Script extensions also cover CJK punctuation, which stays a separator.
-    if (table[c] !== separatorClass) table[c] = segmentedClass;
+    for (let c = start; c < end; c++) if (table[c] !== separatorClass) table[c] = segmentedClass;
   });
   table[0x200c] = markClass; // ZWNJ and ZWJ keep Persian and Indic words whole.
   table[0x200d] = markClass;
@@ -61,20 +63,18 @@ function buildBmpTable(): Uint8Array {
   table.fill(separatorClass, 0xfe00, 0xfe10);
   table[0x27] = apostropheClass;
   table[0x2019] = apostropheClass;
-  forEachMatch(all, lowerRe, (c) => (table[c] |= lowerFlag));
-  forEachMatch(all, spaceRe, (c) => (table[c] |= spaceFlag));
+  forEachRun(all, lowerRe, (start, end) => { for (let c = start; c < end; c++) table[c] |= lowerFlag; });
+  forEachRun(all, spaceRe, (start, end) => { for (let c = start; c < end; c++) table[c] |= spaceFlag; });
   // Last, so that the spaces standing in for surrogates above leave no flags behind.
   table.fill(highSurrogateClass, 0xd800, 0xdc00);
   table.fill(separatorClass, 0xdc00, 0xe000);
   return table;
 }
 
-function forEachMatch(text: string, re: RegExp, mark: (code: number) => void): void {
+/** Calls `run(start, end)` for each match of the global regex `re` in `text` (code unit offsets). */
+function forEachRun(text: string, re: RegExp, run: (start: number, end: number) => void): void {
   re.lastIndex = 0;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    const end = m.index + m[0].length;
-    for (let c = m.index; c < end; c++) mark(c);
-  }
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) run(m.index, m.index + m[0].length);
 }
 
 const astralMemo = new Map<number, number>();

@@ -42,8 +42,16 @@ register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(HOOKS)}),
 const require = createRequire(process.cwd() + '/');
 process.on('exit', () => { appendFileSync(out, Object.keys(require.cache).join('\\n') + '\\n'); });`;
 
-/** Packages (node_modules/<name>) the process loaded while running `yarrow <args>`. */
-async function packagesLoaded(ws: Workspace, args: readonly string[]): Promise<{ code: number | null; stderr: string; packages: Set<string>; modules: string[]; files: string[] }> {
+/**
+ * Packages (node_modules/<name>) the process loaded while running `yarrow <args>`; with `stopWhen`,
+ * the process is sent SIGTERM once `stopWhen(stderr so far)` resolves true (a server, after its
+ * first answer).
+ */
+async function packagesLoaded(
+  ws: Workspace,
+  args: readonly string[],
+  stopWhen?: (stderr: string) => Promise<boolean>,
+): Promise<{ code: number | null; stderr: string; packages: Set<string>; modules: string[]; files: string[] }> {
   const record = ws.path('modules.txt');
   await writeFile(record, '');
   const env: Record<string, string | undefined> = { ...process.env, RECORD_FILE: record };
@@ -51,7 +59,16 @@ async function packagesLoaded(ws: Workspace, args: readonly string[]): Promise<{
   delete env.NODE_OPTIONS;
   const child = spawn(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(RECORDER)}`, CLI, ...args], { cwd: ws.dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (s: string) => { stderr += s; });
+  let stopping = false;
+  child.stderr.setEncoding('utf8').on('data', (s: string) => {
+    stderr += s;
+    if (stopWhen === undefined || stopping) return;
+    stopping = true;
+    void stopWhen(stderr).then((stop) => {
+      if (stop) child.kill('SIGTERM');
+      else stopping = false;
+    });
+  });
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (c) => { resolve(c); });
@@ -109,5 +126,24 @@ describe('yarrow start-up loads only what the mode uses', () => {
     for (const pkg of [...SERVER, ...KAFKA, ...S3, 'onnxruntime-node', '@huggingface/tokenizers']) assert.ok(!run.packages.has(pkg), `index file loaded ${pkg}`);
     // The config's schema of the inference section (zod only) is all of src/inference it loads.
     assert.deepEqual(run.modules.filter((m) => /(dist|src)[\\/]inference[\\/]/.test(m) && !/inference-config\.[jt]s$/.test(m)), []);
+  });
+
+  it('yarrow search answers a query without loading Kafka, the S3 SDK, the embedding runtime or the plant store', async () => {
+    assert.equal((await ws.run(['index', 'file', '-c', 'conf.yml', '-i', 'movies', '-u', 'movies.jsonl'])).code, 0);
+    let answer: unknown;
+    const run = await packagesLoaded(ws, ['search', '-c', 'conf.yml', '-h', '127.0.0.1', '-p', '0'], async (stderr) => {
+      const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
+      if (url === undefined) return false;
+      answer = await (await fetch(`${url}/movies/_search?q=alien`)).json();
+      return true;
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual((answer as { hits: { _id: string }[] }).hits.map((h) => h._id), ['1']);
+    // It did load the server, the config schema and the logger.
+    for (const pkg of ['fastify', 'zod', 'yaml', 'pino']) assert.ok(run.packages.has(pkg), `search did not load ${pkg}: ${[...run.packages].join(', ')}`);
+    for (const pkg of [...KAFKA, ...S3, 'lossless-json', 'onnxruntime-node', '@huggingface/tokenizers']) assert.ok(!run.packages.has(pkg), `search loaded ${pkg}`);
+    // Of src/inference only the config schema and the error the inference routes answer with; of src/ingest only the zstd decoder request bodies may need.
+    const allowed = /(inference-config|inference-error|zstd-decompressor|source-error)\.[jt]s$/;
+    assert.deepEqual(run.modules.filter((m) => /(dist|src)[\\/](inference|plants|ingest)[\\/]/.test(m) && !allowed.test(m)), []);
   });
 });

@@ -1,0 +1,96 @@
+/**
+ * Loads the CLI's vendored packages (fastify, yaml, zod, pino: scripts/build-cli.ts bundles each
+ * into one CommonJS file, dist/cli-vendor-<name>-<hash>.cjs) with V8's code cache, so that a
+ * process start deserializes their compiled code instead of parsing and compiling ~1.4 MB of
+ * JavaScript again (issue 17: about half of the CPU `yarrow search` spent loading them).
+ *
+ * Node >= 22.1 has its own compile cache (`module.enableCompileCache`, turned on by src/cli.ts),
+ * which covers files loaded with `require`: there the file is simply required. Node 20 has none
+ * for modules, but `vm.Script` takes and produces V8 code caches; this module keeps them where
+ * node's own cache lives (NODE_COMPILE_CACHE, else `<tmpdir>/node-compile-cache`), one file per
+ * node version, architecture, node options (V8 rejects a cache made under other flags, so a process
+ * started with other options must not overwrite it) and vendored file (whose name carries its
+ * content hash), honouring NODE_DISABLE_COMPILE_CACHE as node does. A cache is written at exit when there was none or V8
+ * rejected it (another node, other flags), so it holds the functions that run compiled too. A
+ * missing, unreadable or rejected cache only costs the compile: the code runs the same.
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import module, { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+
+const require = createRequire(import.meta.url);
+
+/** The directory holding dist/cli.js and its vendored files (this module sits in dist/cli/). */
+const distDir = dirname(dirname(fileURLToPath(import.meta.url)));
+
+/**
+ * The exports of a vendored file, by its name in dist/ (`cli-vendor-zod-<hash>.cjs`); loaded once
+ * per process and kept in the CommonJS cache like any required module.
+ */
+export function loadVendored(file: string): Record<string, unknown> {
+  const path = join(distDir, file);
+  const cached = require.cache[path];
+  if (cached !== undefined) return cached.exports as Record<string, unknown>;
+  if (typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function') return require(path) as Record<string, unknown>;
+  return runWithCodeCache(path, file);
+}
+
+/** Compiles `path` as CommonJS with the code cache of `file`, runs it and registers its module. */
+function runWithCodeCache(path: string, file: string): Record<string, unknown> {
+  const cacheFile = codeCachePath(file);
+  let cachedData: Buffer | undefined;
+  if (cacheFile !== null) {
+    try {
+      cachedData = readFileSync(cacheFile);
+    } catch {
+      // No cache yet: compiled from source, and cached at exit.
+    }
+  }
+  const script = new Script(module.wrap(readFileSync(path, 'utf8')), { filename: path, ...(cachedData === undefined ? {} : { cachedData }) });
+  const mod = new module(path);
+  mod.filename = path;
+  require.cache[path] = mod;
+  try {
+    (script.runInThisContext() as (...args: unknown[]) => void).call(mod.exports, mod.exports, createRequire(path), mod, path, dirname(path));
+  } catch (e) {
+    // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- a module that failed must not stay cached, as with require
+    delete require.cache[path];
+    throw e;
+  }
+  mod.loaded = true;
+  if (cacheFile !== null && (cachedData === undefined || script.cachedDataRejected === true)) {
+    process.once('exit', () => { writeCodeCache(cacheFile, script); });
+  }
+  return mod.exports as Record<string, unknown>;
+}
+
+/** Where the code cache of vendored `file` lives, or null when compile caching is turned off. */
+function codeCachePath(file: string): string | null {
+  const disabled = process.env.NODE_DISABLE_COMPILE_CACHE;
+  if (disabled !== undefined && disabled !== '') return null;
+  const root = process.env.NODE_COMPILE_CACHE ?? join(tmpdir(), 'node-compile-cache');
+  const flags = fnv1a(process.execArgv.join('\0')).toString(16).padStart(8, '0');
+  return join(root, `yarrow-${process.version}-${process.arch}-${flags}`, file.replace(/\.cjs$/, '.v8cache'));
+}
+
+/** 32-bit FNV-1a of `text`'s UTF-16 code units: a short tag for a directory name (node:crypto is not loaded for it). */
+function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** Writes the cache atomically (another process may write the same file); failing is harmless. */
+function writeCodeCache(cacheFile: string, script: Script): void {
+  try {
+    mkdirSync(dirname(cacheFile), { recursive: true });
+    const temp = `${cacheFile}.${String(process.pid)}.tmp`;
+    writeFileSync(temp, script.createCachedData());
+    renameSync(temp, cacheFile);
+  } catch {
+    // A read-only or full temp directory: the next start compiles again.
+  }
+}
