@@ -20,7 +20,7 @@ import type { Mapping } from '../schema/mapping.js';
 import { mappingToJson } from '../schema/mapping.js';
 import type { SegmentInfo } from '../segment/segment-info.js';
 import type { BulkError, BulkReply, BulkRequest, BulkWorkerData } from './bulk-load-worker.js';
-import { startEngineWorker, WorkerChannel } from './engine-worker.js';
+import { startEngineWorker, wholeBuffer, WorkerChannel } from './engine-worker.js';
 
 /** A segment a bulk load built and wrote (its files are on disk, not yet fsync'd or committed). */
 export interface BuiltSegment {
@@ -125,7 +125,8 @@ export class BulkLoad {
     thread.inflight++;
     thread.unflushed++;
     const { source, idPrefix } = this.options;
-    const transfer = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : [];
+    const whole = wholeBuffer(bytes);
+    const transfer = whole === null ? [] : [whole];
     const task = thread.channel.request({ type: 'chunk', bytes, firstLine, source, idPrefix }, transfer).then(
       (reply) => {
         if (!reply.ok) {

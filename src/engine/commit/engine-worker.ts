@@ -121,12 +121,21 @@ export class WorkerChannel<Request, Reply> {
   }
 }
 
+/**
+ * The buffer `bytes` fills whole, which a message can transfer, or null: a view into a larger or
+ * shared buffer must be copied instead (transferring it would hand over bytes that are not its own).
+ */
+export function wholeBuffer(bytes: Uint8Array): ArrayBuffer | null {
+  const b = bytes.buffer;
+  return b instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === b.byteLength ? b : null;
+}
+
 /** The buffers of `files` that each file's bytes fill whole, to transfer (a view into a shared buffer is copied). */
 export function transferableFiles(files: ReadonlyMap<string, Uint8Array>): ArrayBuffer[] {
   const buffers = new Set<ArrayBuffer>();
   for (const bytes of files.values()) {
-    const b = bytes.buffer;
-    if (b instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === b.byteLength) buffers.add(b);
+    const b = wholeBuffer(bytes);
+    if (b !== null) buffers.add(b);
   }
   return [...buffers];
 }

@@ -17,7 +17,7 @@ import type { ValidDocument } from '../schema/document.js';
 import { mappingToJson } from '../schema/mapping.js';
 import type { Mapping } from '../schema/mapping.js';
 import type { FlushedBuffer } from '../segment/segment-buffer.js';
-import { startEngineWorker, WorkerChannel } from './engine-worker.js';
+import { startEngineWorker, wholeBuffer, WorkerChannel } from './engine-worker.js';
 import { invalidBatchError } from './body-batch.js';
 import type { InversionReply, InversionRequest, InversionWorkerData } from './inversion-worker.js';
 import type { WalEntry } from './write-ahead-log.js';
@@ -156,7 +156,7 @@ export class ThreadedSegmentBuffer implements WriteBuffer {
     this.sendQueued();
     this.docs += upserts;
     const before = this.latest;
-    this.send(record, true);
+    this.send(record);
     // One batch may wait behind the one being inverted; more would grow memory without bound.
     await before;
   }
@@ -192,21 +192,20 @@ export class ThreadedSegmentBuffer implements WriteBuffer {
     if (this.queued.length === 0) return;
     const record = encodeWalRecord(this.queued);
     this.queued = [];
-    this.send(record, true);
+    this.send(record);
   }
 
   /**
-   * Sends a record to the thread; `transfer` hands its buffer over instead of copying it (the
-   * record of an 8 MB body was cloned on this thread, and again on the other), after which the
-   * caller must not read it.
+   * Sends a record to the thread, handing its buffer over instead of copying it when it fills it
+   * whole (the record of an 8 MB body was cloned on this thread, and again on the other), after
+   * which the caller must not read it.
    */
-  private send(record: Uint8Array, transfer = false): void {
+  private send(record: Uint8Array): void {
     const length = record.length;
     this.unapplied += length;
-    const buffer = record.buffer;
-    const whole = transfer && buffer instanceof ArrayBuffer && record.byteOffset === 0 && record.byteLength === buffer.byteLength;
+    const buffer = wholeBuffer(record);
     this.latest = this.track(
-      this.thread.request({ type: 'ops', record }, whole ? [buffer] : []).then((reply) => {
+      this.thread.request({ type: 'ops', record }, buffer === null ? [] : [buffer]).then((reply) => {
         this.unapplied -= length;
         this.reported = reply.estimatedBytes ?? this.reported;
       }),
