@@ -7,8 +7,6 @@
 import { invalidUtf8Offset } from '../engine/index.js';
 import { HttpError, HttpErrorType } from './http-status.js';
 
-export { invalidUtf8Offset };
-
 /** Deepest nesting of `bool`, `dis_max` and filter `and` / `or` / `not` clauses a search request may have. */
 export const MAX_QUERY_DEPTH = 64;
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { HttpError } from '../../src/api/index.js';
-import { checkQueryDepth, decimalParam, invalidUtf8Offset, singleParam, withoutPaths } from '../../src/api/request-input.js';
+import { checkQueryDepth, decimalParam, singleParam, withoutPaths } from '../../src/api/request-input.js';
 
 function refusal(run: () => unknown): HttpError {
   try {
@@ -26,17 +26,6 @@ describe('withoutPaths', () => {
     for (const text of ['s3://bucket/prefix/movies failed', 'http://host:9000/a/b c', 'a/b relative', 'see /openapi.json', 'date 2024/01/02', 'no index "x"']) {
       assert.equal(withoutPaths(text), text);
     }
-  });
-});
-
-describe('invalidUtf8Offset', () => {
-  it('finds the first byte that is not well-formed UTF-8', () => {
-    assert.equal(invalidUtf8Offset(Buffer.from('héllo €𝄞')), -1);
-    assert.equal(invalidUtf8Offset(Buffer.from([0x61, 0x62, 0xff, 0x63])), 2);
-    assert.equal(invalidUtf8Offset(Buffer.from([0x61, 0xc0, 0x80])), 1, 'overlong');
-    assert.equal(invalidUtf8Offset(Buffer.from([0x61, 0xed, 0xa0, 0x80])), 1, 'surrogate');
-    assert.equal(invalidUtf8Offset(Buffer.from([0xf4, 0x90, 0x80, 0x80])), 0, 'past U+10FFFF');
-    assert.equal(invalidUtf8Offset(Buffer.from([0x61, 0xe2, 0x82])), 1, 'truncated');
   });
 });
 
