@@ -96,7 +96,11 @@ export function termPools(docs: readonly CorpusDoc[], fields: readonly string[],
   const frequent = vocab.slice(0, frequentCount).map(([term]) => term);
   const minDf = options.rareMinDf ?? 2;
   const maxDf = options.rareMaxDf ?? 20;
-  const rare = vocab.filter(([, n]) => n >= minDf && n <= maxDf).map(([term]) => term).sort();
+  // Disjoint from the frequent pool: on a small corpus a term can be both in the top share and
+  // within the rare df range, and an AND query built from such a document could never find a
+  // second distinct term.
+  const frequentSet = new Set(frequent);
+  const rare = vocab.filter(([term, n]) => n >= minDf && n <= maxDf && !frequentSet.has(term)).map(([term]) => term).sort();
   return { frequent, rare, df };
 }
 

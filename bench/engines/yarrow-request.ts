@@ -16,7 +16,7 @@ export function benchSearchRequest(query: Pick<BenchQuery, 'terms' | 'operator'>
     size: 10,
     // Top 10 without counting the total, like the peers' LIMIT 10 / first 10.
     track_total_hits: false,
-    // Ids and scores only, as FTS5's `SELECT rowid, bm25(t)` returns.
+    // Ids and scores only, as FTS5's `SELECT _id, bm25(t)` returns.
     fields: ['_id'],
   };
 }
