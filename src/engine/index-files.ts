@@ -19,6 +19,7 @@
  * | hnsw          | `seg-<id>.<n>.hnsw`           | `Yhnw` v1                 | immutable       |
  *
  * `<n>` numbers a segment's vector fields (`SegmentInfo.vectorFields`), see `vectorFieldFiles`.
+ * The stored fields (`Yfdt`) are version 2 since their LZ4-class codec; their reader still opens version 1.
  */
 import { DOC_VALUES_MAGIC, DOC_VALUES_VERSION } from './codec/doc-values/doc-values-writer.js';
 import { LIVE_DOCS_MAGIC, LIVE_DOCS_VERSION } from './codec/live-docs/live-docs.js';
@@ -85,7 +86,7 @@ export const IndexFiles = {
   postings: component('postings', SegmentComponent.postings, POSTINGS_MAGIC, POSTINGS_VERSION, 'doc ids and frequencies in blocks of 128'),
   positions: component('positions', SegmentComponent.positions, POSITIONS_MAGIC, POSTINGS_VERSION, 'term positions'),
   norms: component('norms', SegmentComponent.norms, NORMS_MAGIC, NORMS_VERSION, 'one byte per doc and text field'),
-  storedFields: component('storedFields', SegmentComponent.storedFields, STORED_FIELDS_MAGIC, STORED_FIELDS_VERSION, 'compressed blocks of stored documents'),
+  storedFields: component('storedFields', SegmentComponent.storedFields, STORED_FIELDS_MAGIC, STORED_FIELDS_VERSION, 'stored documents in LZ4-class compressed blocks (version 1, zlib blocks, is still read)'),
   docValues: component('docValues', SegmentComponent.docValues, DOC_VALUES_MAGIC, DOC_VALUES_VERSION, 'numeric and keyword columns'),
   liveDocs: kind({ kind: 'liveDocs', pattern: 'seg-<id>_<generation>.liv', regex: `${SEGMENT}_\\d+\\.liv`, magic: LIVE_DOCS_MAGIC, version: LIVE_DOCS_VERSION, codec: 'deletion bitset of a segment', lifetime: 'immutable' }),
   suggestions: component('suggestions', OptionalSegmentComponent.suggestions, SUGGESTIONS_MAGIC, SUGGESTIONS_VERSION, 'completion candidates of suggest fields, with their docs'),

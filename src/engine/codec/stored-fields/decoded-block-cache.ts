@@ -1,0 +1,100 @@
+/**
+ * The decoded stored-fields blocks a search process keeps: loading a hit costs decoding its block
+ * (up to the hit), and the same documents come back query after query (popular queries, the next
+ * page, highlighting after loading), so recently decoded blocks are kept in one least-recently-used
+ * pool per thread, bounded by bytes, shared by every open stored-fields file.
+ */
+import type { Lz4Cursor } from './lz4-block.js';
+
+/** Default budget of a thread's pool: 512 blocks of the writer's default 16 KiB. */
+export const DEFAULT_DECODED_BLOCK_BYTES = 8 * 1024 * 1024;
+
+/** One block of a stored-fields file, decoded in full or up to the documents read so far. */
+export interface DecodedBlock {
+  /** The block's number in its file. */
+  readonly block: number;
+  /** The decoded bytes (allocated to the block's full decoded length). */
+  readonly data: Uint8Array;
+  /** Offset in `data` of each document of the block, plus the end; null until the header is read. */
+  starts: Uint32Array | null;
+  /** Where decoding stopped (null once the block is decoded in full). */
+  cursor: Lz4Cursor | null;
+}
+
+/** A least-recently-used map of decoded blocks, bounded by their decoded bytes. */
+export class DecodedBlockCache {
+  /** Insertion order is recency order: a hit moves its entry to the end. */
+  private readonly entries = new Map<number, DecodedBlock>();
+  private used = 0;
+
+  /** @param maxBytes decoded bytes held at most; a block larger than this is never kept. */
+  constructor(readonly maxBytes = DEFAULT_DECODED_BLOCK_BYTES) {}
+
+  /** Bytes held now. */
+  get bytes(): number {
+    return this.used;
+  }
+
+  /** Number of blocks held now. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The block cached under `key`, now the most recently used; undefined when absent. */
+  get(key: number): DecodedBlock | undefined {
+    const entry = this.entries.get(key);
+    if (entry !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  /** Caches `block` under `key`, evicting the least recently used blocks to stay within the budget. */
+  set(key: number, block: DecodedBlock): void {
+    const size = block.data.length;
+    if (size > this.maxBytes) return;
+    const old = this.entries.get(key);
+    if (old !== undefined) {
+      this.entries.delete(key);
+      this.used -= old.data.length;
+    }
+    for (const [k, e] of this.entries) {
+      if (this.used + size <= this.maxBytes) break;
+      this.entries.delete(k);
+      this.used -= e.data.length;
+    }
+    this.entries.set(key, block);
+    this.used += size;
+  }
+
+  /** Drops the block cached under `key`, if any. */
+  delete(key: number): void {
+    const old = this.entries.get(key);
+    if (old === undefined) return;
+    this.entries.delete(key);
+    this.used -= old.data.length;
+  }
+
+  /** Drops every block. */
+  clear(): void {
+    this.entries.clear();
+    this.used = 0;
+  }
+}
+
+/**
+ * Keys of the thread's pool: each opened file reserves a range of one key per block, so keys
+ * never collide and a closed file's blocks just age out.
+ */
+let nextKey = 0;
+
+/** Reserves `blocks` consecutive cache keys for one file; returns the first. */
+export function reserveBlockKeys(blocks: number): number {
+  const first = nextKey;
+  nextKey += blocks;
+  return first;
+}
+
+/** The pool of decoded blocks of this thread. */
+export const sharedDecodedBlocks = new DecodedBlockCache();

@@ -1,0 +1,197 @@
+/**
+ * An LZ4-class block compressor and decompressor over Uint8Arrays: byte-oriented LZ77 with no
+ * entropy stage, so both directions run in plain JavaScript at several hundred MB/s (zlib's
+ * deflate level 1 writes ~110 MB/s and pays a native call per block). Lucene's stored fields use
+ * the same trade (LZ4 "fast" over blocks of 16 KiB of documents).
+ *
+ * Encoding (LZ4's block format): a run of sequences, each
+ *   token     1 byte: high nibble = literal count, low nibble = match length - 4 (15 = "more follows")
+ *   literals  (count >= 15: extra bytes of 255 then a final byte < 255, added to 15), then the bytes
+ *   offset    2 bytes little-endian, 1..65535: how far back the match starts (it may overlap the output)
+ *   match     (length nibble 15: extra bytes as for literals)
+ * The last sequence is literals only and ends the input. The compressor leaves the last 5 bytes of
+ * the input as literals and starts no match in the last 12, as LZ4 does; the decompressor does not
+ * rely on it: it checks every length and offset against both buffers, so damaged input fails with
+ * a {@link RangeError} (never a read outside the arrays, never a loop that does not consume input).
+ *
+ * The decompressor is resumable and stops early: it decodes until the output reaches a given
+ * length, and a later call continues from where it stopped, so reading one document of a block
+ * decodes only the block up to that document.
+ */
+
+/** Minimum match length: a match is 3 bytes of sequence overhead, shorter ones do not pay. */
+const MIN_MATCH = 4;
+/** The last bytes of the input are always literals. */
+const LAST_LITERALS = 5;
+/** No match starts in the last bytes of the input (leaves room for the 4-byte probe). */
+const MATCH_START_LIMIT = 12;
+/** Farthest back a match may point (the offset has 16 bits). */
+const MAX_DISTANCE = 0xffff;
+/** log2 of the hash table's entries: 8192 positions, 32 KiB, enough for 16 KiB blocks. */
+const HASH_LOG = 13;
+/**
+ * Misses in a row before the probe starts skipping ahead (1 + misses >> SKIP_TRIGGER bytes):
+ * incompressible input is crossed quickly instead of hashed byte by byte.
+ */
+const SKIP_TRIGGER = 6;
+
+/** Where a decompression stopped; pass it back to continue. */
+export interface Lz4Cursor {
+  /** Next byte of the compressed input to read. */
+  src: number;
+  /** Bytes of output written so far. */
+  out: number;
+}
+
+/** The largest compressed size of `n` input bytes (all literals, plus length bytes and the token). */
+export function maxCompressedLength(n: number): number {
+  return n + Math.floor(n / 255) + 16;
+}
+
+/**
+ * Compresses `input` with a fast greedy matcher. Reuses `table` (a hash table of positions + 1,
+ * {@link hashTable}) and writes into `out` (at least {@link maxCompressedLength} bytes);
+ * returns the compressed length.
+ */
+export function compressLz4Block(input: Uint8Array, out: Uint8Array, table: Int32Array): number {
+  const n = input.length;
+  if (out.length < maxCompressedLength(n)) throw new RangeError(`output of ${out.length} bytes is too small for ${n} input bytes`);
+  table.fill(0);
+  let op = 0;
+  let anchor = 0;
+  const matchEnd = n - LAST_LITERALS;
+  const lastStart = n - MATCH_START_LIMIT;
+  let ip = 1;
+  let misses = 1 << SKIP_TRIGGER;
+  while (ip <= lastStart) {
+    const seq = input[ip] | (input[ip + 1] << 8) | (input[ip + 2] << 16) | (input[ip + 3] << 24);
+    const h = Math.imul(seq, 0x9e3779b1) >>> (32 - HASH_LOG);
+    let ref = table[h] - 1;
+    table[h] = ip + 1;
+    if (ref < 0 || ip - ref > MAX_DISTANCE || (input[ref] | (input[ref + 1] << 8) | (input[ref + 2] << 16) | (input[ref + 3] << 24)) !== seq) {
+      ip += misses++ >>> SKIP_TRIGGER;
+      continue;
+    }
+    misses = 1 << SKIP_TRIGGER;
+    // Extend backwards over literals not yet emitted, then forwards up to the last literals.
+    let start = ip;
+    while (start > anchor && ref > 0 && input[start - 1] === input[ref - 1]) {
+      start--;
+      ref--;
+    }
+    let end = ip + MIN_MATCH;
+    let r = ref + (end - start);
+    while (end < matchEnd && input[end] === input[r]) {
+      end++;
+      r++;
+    }
+    op = writeSequence(input, anchor, start, start - ref, end - start, out, op);
+    anchor = end;
+    ip = end;
+    // Index a position inside the match, so the next repeat of its tail is found.
+    if (end - 2 <= lastStart && end - 2 > start) {
+      const p = end - 2;
+      const s = input[p] | (input[p + 1] << 8) | (input[p + 2] << 16) | (input[p + 3] << 24);
+      table[Math.imul(s, 0x9e3779b1) >>> (32 - HASH_LOG)] = p + 1;
+    }
+  }
+  return writeSequence(input, anchor, n, 0, 0, out, op);
+}
+
+/** A hash table for {@link compressLz4Block}; one per compressing thread is enough. */
+export function hashTable(): Int32Array {
+  return new Int32Array(1 << HASH_LOG);
+}
+
+/** Writes the literals `input[from, to)` and, when `length` > 0, a match of `length` at `offset` back. */
+function writeSequence(input: Uint8Array, from: number, to: number, offset: number, length: number, out: Uint8Array, op: number): number {
+  const literals = to - from;
+  const matchCode = length === 0 ? 0 : length - MIN_MATCH;
+  out[op++] = ((literals >= 15 ? 15 : literals) << 4) | (matchCode >= 15 ? 15 : matchCode);
+  if (literals >= 15) op = writeLength(literals - 15, out, op);
+  if (literals < 32) {
+    for (let i = from; i < to; i++) out[op++] = input[i];
+  } else {
+    out.set(input.subarray(from, to), op);
+    op += literals;
+  }
+  if (length === 0) return op;
+  out[op++] = offset & 0xff;
+  out[op++] = offset >>> 8;
+  if (matchCode >= 15) op = writeLength(matchCode - 15, out, op);
+  return op;
+}
+
+function writeLength(rest: number, out: Uint8Array, op: number): number {
+  while (rest >= 255) {
+    out[op++] = 255;
+    rest -= 255;
+  }
+  out[op++] = rest;
+  return op;
+}
+
+/**
+ * Decodes `input[cursor.src, end)` into `out` from `cursor.out` on, whole sequences at a time,
+ * until the output holds at least `until` bytes or the input ends; updates `cursor`. `out` must
+ * be exactly the decoded size (the caller knows it), so a sequence that would overrun it is
+ * damage. Throws a RangeError on input that is not a valid encoding.
+ */
+export function decompressLz4Block(input: Uint8Array, end: number, out: Uint8Array, cursor: Lz4Cursor, until: number): void {
+  let ip = cursor.src;
+  let op = cursor.out;
+  const outEnd = out.length;
+  if (end > input.length) throw new RangeError(`compressed block ends at ${end}, past its ${input.length} bytes`);
+  // Once the output is full, the rest of the input must be a final empty sequence: anything else
+  // overruns the output and is reported.
+  while (ip < end && (op < until || op === outEnd)) {
+    const token = input[ip++];
+    let literals = token >>> 4;
+    if (literals === 15) {
+      let b: number;
+      do {
+        if (ip >= end) throw damaged('literal length runs past the input', ip);
+        b = input[ip++];
+        literals += b;
+      } while (b === 255);
+    }
+    if (literals > end - ip) throw damaged(`${literals} literals run past the input`, ip);
+    if (literals > outEnd - op) throw damaged(`${literals} literals overrun the output`, ip);
+    if (literals < 32) {
+      for (let i = 0; i < literals; i++) out[op++] = input[ip++];
+    } else {
+      out.set(input.subarray(ip, ip + literals), op);
+      ip += literals;
+      op += literals;
+    }
+    if (ip === end) break; // the last sequence: literals only
+    if (end - ip < 2) throw damaged('match offset runs past the input', ip);
+    const offset = input[ip] | (input[ip + 1] << 8);
+    ip += 2;
+    if (offset === 0 || offset > op) throw damaged(`match offset ${offset} points before the output`, ip);
+    let length = (token & 15) + MIN_MATCH;
+    if ((token & 15) === 15) {
+      let b: number;
+      do {
+        if (ip >= end) throw damaged('match length runs past the input', ip);
+        b = input[ip++];
+        length += b;
+      } while (b === 255);
+    }
+    if (length > outEnd - op) throw damaged(`match of ${length} overruns the output`, ip);
+    let m = op - offset;
+    if (offset >= length && length > 32) {
+      out.copyWithin(op, m, m + length);
+      op += length;
+    } else {
+      // Byte by byte: an offset shorter than the length repeats the bytes it has just written.
+      for (const stop = op + length; op < stop; ) out[op++] = out[m++];
+    }
+  }
+  cursor.src = ip;
+  cursor.out = op;
+}
+
+function damaged(what: string, at: number): RangeError {
+  return new RangeError(`${what} (at compressed byte ${at})`);
+}

@@ -1,0 +1,139 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import fc from 'fast-check';
+import { compressLz4Block, decompressLz4Block, hashTable, maxCompressedLength } from '../../../../src/engine/codec/stored-fields/lz4-block.js';
+
+const table = hashTable();
+
+function compress(input: Uint8Array): Uint8Array {
+  const out = new Uint8Array(maxCompressedLength(input.length));
+  return out.slice(0, compressLz4Block(input, out, table));
+}
+
+function decompress(packed: Uint8Array, length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  const cursor = { src: 0, out: 0 };
+  decompressLz4Block(packed, packed.length, out, cursor, length);
+  assert.equal(cursor.out, length);
+  assert.equal(cursor.src, packed.length);
+  return out;
+}
+
+/** Bytes that repeat: runs drawn from a small alphabet, so the matcher finds matches of every length and offset. */
+const repetitive = fc
+  .array(fc.oneof(fc.uint8Array({ maxLength: 40 }), fc.constantFrom(...['{"name":"', '","summary":"', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'ab'].map((s) => new TextEncoder().encode(s)))), { maxLength: 200 })
+  .map((parts) => Uint8Array.from(parts.flatMap((p) => [...p])));
+
+/** The first `bytes` of a real corpus from the shared data directory (`shared/data` beside the checkout or above it). */
+function realSample(file: string, bytes: number): Uint8Array {
+  let dir = fileURLToPath(new URL('.', import.meta.url));
+  while (!existsSync(path.join(dir, 'shared', 'data', file)) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return Uint8Array.from(gunzipSync(readFileSync(path.join(dir, 'shared', 'data', file))).subarray(0, bytes));
+}
+
+describe('compressLz4Block', () => {
+  it('round-trips random (incompressible), repetitive and tiny inputs', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.uint8Array({ maxLength: 3000 }), repetitive, fc.uint8Array({ maxLength: 16 })), (input) => {
+        const packed = compress(input);
+        assert.ok(packed.length <= maxCompressedLength(input.length));
+        assert.deepEqual(decompress(packed, input.length), input);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('round-trips real package metadata and compresses it', () => {
+    for (const file of ['npm-packages.jsonl.gz', 'debian-packages.jsonl.gz']) {
+      const sample = realSample(file, 1 << 20);
+      for (let at = 0; at < sample.length; at += 16 * 1024) {
+        const block = sample.subarray(at, at + 16 * 1024 + (at % 977));
+        const packed = compress(block);
+        assert.deepEqual(decompress(packed, block.length), block);
+        assert.ok(packed.length < block.length * 0.6, `${file} at ${at}: ${packed.length} of ${block.length}`);
+      }
+    }
+  });
+
+  it('finds matches longer than the token and reaching 64 KiB back', () => {
+    const unit = fc.sample(fc.uint8Array({ minLength: 70_000, maxLength: 70_000 }), { numRuns: 1, seed: 7 })[0];
+    const input = new Uint8Array(140_000);
+    input.set(unit);
+    input.set(unit.subarray(0, 70_000), 70_000); // repeats at distance 70,000 > 65,535: no match there
+    const zeros = new Uint8Array(100_000);
+    assert.deepEqual(decompress(compress(input), input.length), input);
+    const packedZeros = compress(zeros);
+    assert.ok(packedZeros.length < 1000, `${packedZeros.length}`);
+    assert.deepEqual(decompress(packedZeros, zeros.length), zeros);
+  });
+});
+
+describe('decompressLz4Block', () => {
+  it('stops at the length asked for and resumes to the same bytes', () => {
+    fc.assert(
+      fc.property(repetitive, fc.array(fc.nat(), { maxLength: 8 }), (input, stops) => {
+        const packed = compress(input);
+        const out = new Uint8Array(input.length);
+        const cursor = { src: 0, out: 0 };
+        for (const s of [...stops.map((x) => x % (input.length + 1)), input.length].sort((a, b) => a - b)) {
+          decompressLz4Block(packed, packed.length, out, cursor, s);
+          assert.ok(cursor.out >= s);
+          assert.deepEqual(out.subarray(0, cursor.out), input.subarray(0, cursor.out));
+        }
+        assert.deepEqual(out, input);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('rejects damaged input with a RangeError and stays inside both buffers', () => {
+    fc.assert(
+      fc.property(repetitive, fc.array(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 255 })), { minLength: 1, maxLength: 4 }), fc.integer({ min: -3, max: 3 }), (input, flips, sizeDelta) => {
+        const packed = compress(input);
+        for (const [at, mask] of flips) if (packed.length > 0) packed[at % packed.length] ^= mask;
+        const out = new Uint8Array(Math.max(0, input.length + sizeDelta));
+        const cursor = { src: 0, out: 0 };
+        try {
+          decompressLz4Block(packed, packed.length, out, cursor, out.length);
+        } catch (err) {
+          assert.ok(err instanceof RangeError, String(err));
+          return;
+        }
+        assert.ok(cursor.src <= packed.length && cursor.out <= out.length);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('rejects random garbage and cut input without hanging', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), fc.nat({ max: 1000 }), (garbage, size) => {
+        const out = new Uint8Array(size);
+        const cursor = { src: 0, out: 0 };
+        try {
+          decompressLz4Block(garbage, garbage.length, out, cursor, size);
+          assert.ok(cursor.src <= garbage.length && cursor.out <= size);
+        } catch (err) {
+          assert.ok(err instanceof RangeError, String(err));
+        }
+      }),
+      { numRuns: 1000 },
+    );
+    const packed = compress(new TextEncoder().encode('{"name":"left-pad","summary":"pads the left"}'.repeat(20)));
+    const out = new Uint8Array(900);
+    for (let cut = 0; cut < packed.length; cut++) {
+      const cursor = { src: 0, out: 0 };
+      try {
+        decompressLz4Block(packed, cut, out, cursor, out.length);
+      } catch (err) {
+        assert.ok(err instanceof RangeError);
+        continue;
+      }
+      assert.ok(cursor.out < out.length, `cut at ${cut} still decodes everything`);
+    }
+  });
+});
