@@ -254,6 +254,14 @@ export class SegmentReader {
   }
 
   /**
+   * Every `_id` of the segment, in term order, once each (deleted docs' ids included): what the
+   * writer's id filters (`commit/id-filter.ts`) are built from.
+   */
+  *allIds(): Generator<string> {
+    for (const entry of (this.idTerms ?? this.missing('the _id terms')).terms(ID_FIELD)) yield entry.term;
+  }
+
+  /**
    * The `_id` of a doc without touching stored fields. The id column is built from the `_id` terms
    * on first use and kept, so id-only hits cost no decompression.
    */
