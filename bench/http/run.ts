@@ -7,13 +7,18 @@
  *     connections, so it measures how long a query waits for the event loop rather than a queue
  *     the load generator builds) idle, then while a third copy is indexed at full speed in the same
  *     process; goal: p99 while indexing within 2x of the idle p99.
+ * The server runs as the installed `yarrow` command does: with the node options and environment
+ * of the executable's shebang line (see `executableLaunch`).
+ * The server runs as the installed `yarrow` command does: with the node options and environment
+ * of the executable's shebang line (see `executableLaunch`).
  * Run with `npm run bench:http` (builds nothing: run `npm run build` first). Knobs: YARROW_BENCH_DATA,
  * YARROW_BENCH_LIMIT (docs), YARROW_HTTP_CONNECTIONS (default 16), YARROW_HTTP_SECONDS (default 10),
  * YARROW_HTTP_RATE (default 100), YARROW_BENCH_CORPUS (debian | npm, default debian),
- * YARROW_HTTP_SERVER_ARGS (node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`).
+ * YARROW_HTTP_SERVER_ARGS (node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`),
+ * YARROW_HTTP_SERVER_STDOUT (a file for the server's standard output, e.g. with `--trace-gc`).
  */
 import { spawn } from 'node:child_process';
-import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -116,14 +121,31 @@ function serverCpu(pid: number | undefined): { main: number; others: number } | 
   return { main, others };
 }
 
+/**
+ * How the `yarrow` executable starts node: the environment assignments and node options of its
+ * shebang line (`#!/usr/bin/env -S VAR=value node --flag ...`, src/cli.ts), so the server runs as
+ * the installed command does (with this benchmark's node, and YARROW_HTTP_SERVER_ARGS added).
+ */
+function executableLaunch(): { flags: string[]; env: Record<string, string> } {
+  const shebang = readFileSync(CLI, 'utf8').split('\n', 1)[0];
+  const words = /^#!\S*env\s+(?:-S\s+)?(.*)$/.exec(shebang)?.[1].trim().split(/\s+/) ?? [];
+  const node = words.findIndex((w) => /(^|\/)node$/.test(w));
+  const env = Object.fromEntries(words.slice(0, Math.max(node, 0)).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
+  return { flags: node < 0 ? [] : words.slice(node + 1), env };
+}
+
 async function startServer(dir: string): Promise<{ url: string; pid: number | undefined; stop: () => Promise<number | null> }> {
   const config = { store: { local: { path: path.join(dir, 'data') } }, schema: { [corpus.name]: MAPPINGS[corpus.name] } };
   await writeFile(path.join(dir, 'conf.yml'), JSON.stringify(config));
   const port = await freePort();
-  const child = spawn(process.execPath, [...serverArgs, CLI, 'standalone', '-c', path.join(dir, 'conf.yml'), '-p', String(port), '-h', '127.0.0.1', '-l', 'warn'], {
-    env: { ...process.env, YARROW_BODY_LIMIT: String(64 * 1024 * 1024), YARROW_LOG_FORMAT: '' },
-    stdio: ['ignore', 'ignore', 'pipe'],
+  const stdoutFile = process.env.YARROW_HTTP_SERVER_STDOUT;
+  const stdout = stdoutFile === undefined || stdoutFile === '' ? 'ignore' : openSync(stdoutFile, 'w');
+  const launch = executableLaunch();
+  const child = spawn(process.execPath, [...launch.flags, ...serverArgs, CLI, 'standalone', '-c', path.join(dir, 'conf.yml'), '-p', String(port), '-h', '127.0.0.1', '-l', 'warn'], {
+    env: { ...process.env, ...launch.env, YARROW_BODY_LIMIT: String(64 * 1024 * 1024), YARROW_LOG_FORMAT: '' },
+    stdio: ['ignore', stdout, 'pipe'],
   });
+  if (child.stderr === null) throw new Error('the server has no stderr pipe');
   child.stderr.setEncoding('utf8');
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   let log = '';
