@@ -15,7 +15,9 @@
  * YARROW_BENCH_LIMIT (docs), YARROW_HTTP_CONNECTIONS (default 16), YARROW_HTTP_SECONDS (default 10),
  * YARROW_HTTP_RATE (default 100), YARROW_BENCH_CORPUS (debian | npm, default debian),
  * YARROW_HTTP_SERVER_ARGS (node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`),
- * YARROW_HTTP_SERVER_STDOUT (a file for the server's standard output, e.g. with `--trace-gc`).
+ * YARROW_HTTP_SERVER_STDOUT (a file for the server's standard output, e.g. with `--trace-gc`),
+ * YARROW_HTTP_PACED_ONLY=1 (skip 2. and 3.), YARROW_HTTP_CLI (another build's dist/cli.js, e.g.
+ * the base branch's, to compare against).
  */
 import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
@@ -30,7 +32,9 @@ import { CORPORA, REPO_ROOT, dataDir, docLimit, isCorpusName } from '../corpus.j
 import { MAPPINGS } from '../engines/yarrow.js';
 import { mulberry32 } from '../queries.js';
 
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+const CLI = process.env.YARROW_HTTP_CLI ?? path.join(REPO_ROOT, 'dist', 'cli.js');
+/** Only the fixed-rate check (4.), the quick loop while working on issue 17's latency goal. */
+const pacedOnly = process.env.YARROW_HTTP_PACED_ONLY === '1';
 const BODY_BYTES = 8 * 1024 * 1024;
 const connections = Number(process.env.YARROW_HTTP_CONNECTIONS ?? 16);
 const seconds = Number(process.env.YARROW_HTTP_SECONDS ?? 10);
@@ -249,6 +253,10 @@ async function main(): Promise<void> {
     const flush = await fetch(`${server.url}/${corpus.name}/_flush`, { method: 'POST' });
     if (flush.status !== 200) throw new Error(`_flush answered ${flush.status}`);
     await searchLoad(server.url, queries, 2); // warm-up
+    if (pacedOnly) {
+      await pacedLatency(server.url, server.pid, queries, lines);
+      return;
+    }
     const idle = await searchLoad(server.url, queries, seconds);
     console.log(`search (idle): ${fmt(idle)}`);
     const during = searchLoad(server.url, queries, seconds);

@@ -19,28 +19,45 @@ const BITS_PER_ID = 10;
 /** Bit positions tested per id. */
 const PROBES = 7;
 
+/** An id's UTF-16 units: a string, or a term's units in the dictionary's buffer. */
+interface Units {
+  readonly length: number;
+}
+
 /**
- * Two independent 32-bit hashes of each id (FNV-1a and a multiply-xorshift), at `2i` and `2i + 1`:
- * computed once per batch, then probed against every segment's filter (double hashing).
+ * Two independent 32-bit hashes (FNV-1a and a multiply-xorshift) of `length` UTF-16 units read by
+ * `unit`, stored at `out[2i]` and `out[2i + 1]`: computed once per id, then probed against every
+ * segment's filter (double hashing). Strings and dictionary terms hash alike unit by unit.
  */
+function hashInto<T extends Units>(source: T, length: number, unit: (source: T, k: number) => number, out: Uint32Array, i: number): void {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x9747b28c;
+  for (let k = 0; k < length; k++) {
+    const u = unit(source, k);
+    h1 = Math.imul(h1 ^ u, 0x01000193);
+    h2 = Math.imul(h2 ^ u, 0x5bd1e995);
+    h2 ^= h2 >>> 15;
+  }
+  h2 = Math.imul(h2 ^ (h2 >>> 13), 0xc2b2ae35);
+  out[2 * i] = h1 ^ (h1 >>> 16);
+  // Odd, so that the probe sequence visits distinct bits.
+  out[2 * i + 1] = (h2 ^ (h2 >>> 16)) | 1;
+}
+
+const stringUnit = (s: string, k: number): number => s.charCodeAt(k);
+const arrayUnit = (a: Uint16Array, k: number): number => a[k];
+
+/** The hashes of `ids`, two per id (see `hashInto`), for {@link IdFilter.mightContain}. */
 export function hashIds(ids: readonly string[]): Uint32Array {
   const out = new Uint32Array(ids.length * 2);
-  for (let i = 0; i < ids.length; i++) {
-    const id = ids[i];
-    let h1 = 0x811c9dc5;
-    let h2 = 0x9747b28c;
-    for (let c = 0; c < id.length; c++) {
-      const unit = id.charCodeAt(c);
-      h1 = Math.imul(h1 ^ unit, 0x01000193);
-      h2 = Math.imul(h2 ^ unit, 0x5bd1e995);
-      h2 ^= h2 >>> 15;
-    }
-    h2 = Math.imul(h2 ^ (h2 >>> 13), 0xc2b2ae35);
-    out[2 * i] = h1 ^ (h1 >>> 16);
-    // Odd, so that the probe sequence visits distinct bits.
-    out[2 * i + 1] = (h2 ^ (h2 >>> 16)) | 1;
-  }
+  for (let i = 0; i < ids.length; i++) hashInto(ids[i], ids[i].length, stringUnit, out, i);
   return out;
+}
+
+/** What a filter is built from: a segment's ids, block by block (`SegmentReader`). */
+export interface IdSource {
+  readonly idBlocks: number;
+  visitIdUnits(block: number, visit: (units: Uint16Array, length: number) => void): void;
 }
 
 /** A Bloom filter over a set of ids; see the module comment. */
@@ -80,25 +97,22 @@ export class IdFilter {
   }
 
   /**
-   * The filter of `ids` (all of a segment's, `count` of them at most), hashed in batches between
-   * which `slicer` may yield to the event loop.
+   * The filter of every id of `source` (`count` of them at most), read straight from its term
+   * dictionary without a string per id, in blocks between which `slicer` may yield.
    */
-  static async build(ids: Iterable<string>, count: number, slicer: TimeSlicer): Promise<IdFilter> {
+  static async build(source: IdSource, count: number, slicer: TimeSlicer): Promise<IdFilter> {
     const filter = new IdFilter(count);
-    const batch: string[] = [];
-    const addBatch = (): void => {
-      const hashes = hashIds(batch);
-      for (let i = 0; i < batch.length; i++) filter.add(hashes, i);
-      batch.length = 0;
+    const hash = new Uint32Array(2);
+    const add = (units: Uint16Array, length: number): void => {
+      hashInto(units, length, arrayUnit, hash, 0);
+      filter.add(hash, 0);
     };
-    for (const id of ids) {
-      batch.push(id);
-      if (batch.length === 256) {
-        addBatch();
-        if (slicer.due()) await slicer.yield();
-      }
+    const blocks = source.idBlocks;
+    for (let b = 0; b < blocks; b++) {
+      source.visitIdUnits(b, add);
+      if (slicer.due()) await slicer.yield();
     }
-    addBatch();
     return filter;
   }
+
 }

@@ -141,7 +141,7 @@ export class SegmentRegistry {
   private async idFilter(seg: LiveSegment, slicer: TimeSlicer): Promise<IdFilter> {
     let filter = this.idFilters.get(seg.reader);
     if (filter === undefined) {
-      filter = await IdFilter.build(seg.reader.allIds(), seg.info.maxDoc, slicer);
+      filter = await IdFilter.build(seg.reader, seg.info.maxDoc, slicer);
       this.idFilters.set(seg.reader, filter);
     }
     return filter;

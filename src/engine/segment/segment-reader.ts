@@ -253,12 +253,17 @@ export class SegmentReader {
     return docs;
   }
 
+  /** Number of blocks of the segment's `_id` terms (see {@link visitIdUnits}). */
+  get idBlocks(): number {
+    return (this.idTerms ?? this.missing('the _id terms')).termBlocks(ID_FIELD);
+  }
+
   /**
-   * Every `_id` of the segment, in term order, once each (deleted docs' ids included): what the
-   * writer's id filters (`commit/id-filter.ts`) are built from.
+   * Calls `visit` with each `_id` of block `block` of the segment's ids (deleted docs' included) as
+   * UTF-16 units in a reused buffer: what the writer's id filters (`commit/id-filter.ts`) are built from.
    */
-  *allIds(): Generator<string> {
-    for (const entry of (this.idTerms ?? this.missing('the _id terms')).terms(ID_FIELD)) yield entry.term;
+  visitIdUnits(block: number, visit: (units: Uint16Array, length: number) => void): void {
+    (this.idTerms ?? this.missing('the _id terms')).visitTermUnits(ID_FIELD, block, visit);
   }
 
   /**
