@@ -8,7 +8,9 @@
  * upper bounds. For each task over the threshold it prints its length and the project functions
  * (dist/ or src/) it spent most time in, inclusive, so the culprit's name shows.
  *
- * Run: `node --import tsx bench/long-tasks.ts <file.cpuprofile> [threshold ms, default 20]`.
+ * Run: `node --import tsx bench/long-tasks.ts <file.cpuprofile> [threshold ms, default 20] [from s] [to s]`;
+ * `from`/`to` keep only the tasks that start in that window of the profile (e.g. the last phase of
+ * bench:http, the paced search while indexing), negative values counting back from its end.
  */
 import { readFileSync } from 'node:fs';
 
@@ -24,7 +26,7 @@ interface Profile {
   readonly timeDeltas: readonly number[];
 }
 
-const [file, thresholdArg] = process.argv.slice(2) as (string | undefined)[];
+const [file, thresholdArg, fromArg, toArg] = process.argv.slice(2) as (string | undefined)[];
 if (file === undefined) throw new Error('usage: long-tasks.ts <file.cpuprofile> [threshold ms]');
 const thresholdMs = Number(thresholdArg ?? 20);
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
@@ -96,10 +98,15 @@ for (let i = 0; i < profile.samples.length; i++) {
 }
 if (current !== null) tasks.push(current);
 
+// The window, in ms from the profile's start (negative: from its end).
+const at = (arg: string | undefined, fallback: number): number => (arg === undefined ? fallback : Number(arg) < 0 ? t + 1000 * Number(arg) : 1000 * Number(arg));
+const [from, to] = [at(fromArg, 0), at(toArg, t)];
+const windowed = tasks.filter((task) => task.start >= from && task.start <= to);
+tasks.splice(0, tasks.length, ...windowed);
 const long = tasks.filter((task) => task.ms >= thresholdMs);
 const top = (m: Map<string, number>, n: number): string =>
   [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([f, ms]) => `${ms.toFixed(0)} ms ${f}`).join('\n      ');
-console.log(`${file}: ${(t / 1000).toFixed(1)} s profiled, ${(busyMs / 1000).toFixed(1)} s busy, ${tasks.length} tasks, ${long.length} of >= ${thresholdMs} ms (${long.reduce((s, x) => s + x.ms, 0).toFixed(0)} ms in all)`);
+console.log(`${file}: ${(t / 1000).toFixed(1)} s profiled (window ${(from / 1000).toFixed(1)}-${(to / 1000).toFixed(1)} s), ${(busyMs / 1000).toFixed(1)} s busy in all, ${tasks.length} tasks, ${long.length} of >= ${thresholdMs} ms (${long.reduce((s, x) => s + x.ms, 0).toFixed(0)} ms in all)`);
 const hist = [8, 16, 32, 64, 128, 256, Infinity].map((limit, i, all) => {
   const low = i === 0 ? 0 : all[i - 1];
   return `${low}-${limit === Infinity ? '' : limit} ms: ${tasks.filter((x) => x.ms >= low && x.ms < limit).length}`;

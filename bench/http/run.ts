@@ -7,13 +7,20 @@
  *     connections, so it measures how long a query waits for the event loop rather than a queue
  *     the load generator builds) idle, then while a third copy is indexed at full speed in the same
  *     process; goal: p99 while indexing within 2x of the idle p99.
+ * The server runs as the installed `yarrow` command does: with the node options and environment
+ * of the executable's shebang line (see `executableLaunch`).
+ * The server runs as the installed `yarrow` command does: with the node options and environment
+ * of the executable's shebang line (see `executableLaunch`).
  * Run with `npm run bench:http` (builds nothing: run `npm run build` first). Knobs: YARROW_BENCH_DATA,
  * YARROW_BENCH_LIMIT (docs), YARROW_HTTP_CONNECTIONS (default 16), YARROW_HTTP_SECONDS (default 10),
  * YARROW_HTTP_RATE (default 100), YARROW_BENCH_CORPUS (debian | npm, default debian),
- * YARROW_HTTP_SERVER_ARGS (node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`).
+ * YARROW_HTTP_SERVER_ARGS (node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`),
+ * YARROW_HTTP_SERVER_STDOUT (a file for the server's standard output, e.g. with `--trace-gc`),
+ * YARROW_HTTP_PACED_ONLY=1 (skip 2. and 3.), YARROW_HTTP_CLI (another build's dist/cli.js, e.g.
+ * the base branch's, to compare against).
  */
 import { spawn } from 'node:child_process';
-import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -25,8 +32,12 @@ import { CORPORA, REPO_ROOT, dataDir, docLimit, isCorpusName } from '../corpus.j
 import { MAPPINGS } from '../engines/yarrow.js';
 import { mulberry32 } from '../queries.js';
 
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+const CLI = process.env.YARROW_HTTP_CLI ?? path.join(REPO_ROOT, 'dist', 'cli.js');
+/** Only the fixed-rate check (4.), the quick loop while working on issue 17's latency goal. */
+const pacedOnly = process.env.YARROW_HTTP_PACED_ONLY === '1';
 const BODY_BYTES = 8 * 1024 * 1024;
+/** Copies of the corpus built before the fixed-rate run (more are built during it if it needs them). */
+const PREBUILT_COPIES = 10;
 const connections = Number(process.env.YARROW_HTTP_CONNECTIONS ?? 16);
 const seconds = Number(process.env.YARROW_HTTP_SECONDS ?? 10);
 const rate = Number(process.env.YARROW_HTTP_RATE ?? 100);
@@ -116,14 +127,31 @@ function serverCpu(pid: number | undefined): { main: number; others: number } | 
   return { main, others };
 }
 
+/**
+ * How the `yarrow` executable starts node: the environment assignments and node options of its
+ * shebang line (`#!/usr/bin/env -S VAR=value node --flag ...`, src/cli.ts), so the server runs as
+ * the installed command does (with this benchmark's node, and YARROW_HTTP_SERVER_ARGS added).
+ */
+function executableLaunch(): { flags: string[]; env: Record<string, string> } {
+  const shebang = readFileSync(CLI, 'utf8').split('\n', 1)[0];
+  const words = /^#!\S*env\s+(?:-S\s+)?(.*)$/.exec(shebang)?.[1].trim().split(/\s+/) ?? [];
+  const node = words.findIndex((w) => /(^|\/)node$/.test(w));
+  const env = Object.fromEntries(words.slice(0, Math.max(node, 0)).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
+  return { flags: node < 0 ? [] : words.slice(node + 1), env };
+}
+
 async function startServer(dir: string): Promise<{ url: string; pid: number | undefined; stop: () => Promise<number | null> }> {
   const config = { store: { local: { path: path.join(dir, 'data') } }, schema: { [corpus.name]: MAPPINGS[corpus.name] } };
   await writeFile(path.join(dir, 'conf.yml'), JSON.stringify(config));
   const port = await freePort();
-  const child = spawn(process.execPath, [...serverArgs, CLI, 'standalone', '-c', path.join(dir, 'conf.yml'), '-p', String(port), '-h', '127.0.0.1', '-l', 'warn'], {
-    env: { ...process.env, YARROW_BODY_LIMIT: String(64 * 1024 * 1024), YARROW_LOG_FORMAT: '' },
-    stdio: ['ignore', 'ignore', 'pipe'],
+  const stdoutFile = process.env.YARROW_HTTP_SERVER_STDOUT;
+  const stdout = stdoutFile === undefined || stdoutFile === '' ? 'ignore' : openSync(stdoutFile, 'w');
+  const launch = executableLaunch();
+  const child = spawn(process.execPath, [...launch.flags, ...serverArgs, CLI, 'standalone', '-c', path.join(dir, 'conf.yml'), '-p', String(port), '-h', '127.0.0.1', '-l', 'warn'], {
+    env: { ...process.env, ...launch.env, YARROW_BODY_LIMIT: String(64 * 1024 * 1024), YARROW_LOG_FORMAT: '' },
+    stdio: ['ignore', stdout, 'pipe'],
   });
+  if (child.stderr === null) throw new Error('the server has no stderr pipe');
   child.stderr.setEncoding('utf8');
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   let log = '';
@@ -141,7 +169,7 @@ async function startServer(dir: string): Promise<{ url: string; pid: number | un
   return { url, pid: child.pid, stop: async () => { child.kill('SIGTERM'); return exited; } };
 }
 
-async function indexAll(url: string, list: readonly { body: string; docs: number }[], parallel: number): Promise<{ docs: number; bytes: number; seconds: number }> {
+async function indexAll(url: string, list: readonly { body: string | Buffer; docs: number }[], parallel: number): Promise<{ docs: number; bytes: number; seconds: number }> {
   const started = performance.now();
   let next = 0;
   let docs = 0;
@@ -179,6 +207,10 @@ async function searchLoad(url: string, queries: readonly string[], duration: num
  */
 async function pacedLatency(url: string, pid: number | undefined, queries: readonly string[], lines: readonly string[]): Promise<void> {
   const paced = { connections: 2, overallRate: rate };
+  // The copies indexed during the timed run, built and encoded beforehand: building one (a regex per
+  // line, a 17 MB join and its UTF-8 encoding) blocked this process's event loop, autocannon's
+  // included, for tens of milliseconds, which showed up as server latency.
+  const ready = Array.from({ length: PREBUILT_COPIES }, (_, i) => bodies(lines, `~${i + 3}`).map((b) => ({ body: Buffer.from(b.body), docs: b.docs })));
   const idleCpu = serverCpu(pid);
   const idle = await searchLoad(url, queries, seconds, paced);
   const busyCpu = serverCpu(pid);
@@ -189,7 +221,7 @@ async function pacedLatency(url: string, pid: number | undefined, queries: reado
   // Copies with fresh ids until the search run ends, so no timed query falls after indexing stopped.
   let searching = true;
   void during.then(() => { searching = false; });
-  for (let copy = 3; searching; copy++) indexed += (await indexAll(url, bodies(lines, `~${copy}`), 1)).docs;
+  for (let copy = 3; searching; copy++) indexed += (await indexAll(url, ready[copy - 3] ?? bodies(lines, `~${copy}`), 1)).docs;
   const busy = await during;
   const indexSeconds = (performance.now() - started) / 1000;
   const endCpu = serverCpu(pid);
@@ -227,6 +259,10 @@ async function main(): Promise<void> {
     const flush = await fetch(`${server.url}/${corpus.name}/_flush`, { method: 'POST' });
     if (flush.status !== 200) throw new Error(`_flush answered ${flush.status}`);
     await searchLoad(server.url, queries, 2); // warm-up
+    if (pacedOnly) {
+      await pacedLatency(server.url, server.pid, queries, lines);
+      return;
+    }
     const idle = await searchLoad(server.url, queries, seconds);
     console.log(`search (idle): ${fmt(idle)}`);
     const during = searchLoad(server.url, queries, seconds);

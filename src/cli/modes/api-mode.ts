@@ -16,6 +16,7 @@ import type { ModeContext, ServerOptions } from './mode-context.js';
 import { modelsOf, openModels } from './open-models.js';
 import type { OpenedModels } from './open-models.js';
 import { openStore } from './open-store.js';
+import { tuneHeapForServing } from './serving-heap.js';
 import { serverWriterTuning } from './writer-tuning.js';
 import type { OpenStoreOptions, OpenedStore } from './open-store.js';
 
@@ -41,6 +42,7 @@ function envNumber(ctx: ModeContext, name: string, fallback: number): number {
 /** Loads the config, opens the indexes for `role`, and serves them until ctx.signal fires. */
 export async function runServerMode(role: ServerRole, options: ServerOptions, ctx: ModeContext): Promise<number> {
   if (options.config === undefined) throw new UsageError(`yarrow ${role} needs a config: -c, --config <path>`);
+  tuneHeapForServing();
   const loaded = await loadConfig(options.config, ctx.env);
   // Command-line flags win over `core` (and its YARROW_CORE_* / NIXIESEARCH_CORE_* overrides).
   const { core } = loaded.config;

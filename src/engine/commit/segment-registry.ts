@@ -14,6 +14,7 @@ import { SegmentReader } from '../segment/segment-reader.js';
 import type { SegmentLoad } from '../segment/segment-reader.js';
 import { Snapshot } from '../segment/snapshot.js';
 import type { FileRefs } from './file-refs.js';
+import { hashIds, IdFilter } from './id-filter.js';
 import type { SegmentStats } from './merge-policy.js';
 
 /** A segment as the writer tracks it. */
@@ -46,6 +47,8 @@ export async function openCommittedSegment(dir: Directory, info: SegmentInfo, lo
 export class SegmentRegistry {
   private current: Snapshot;
   private generation = 0;
+  /** Id filters by segment reader (segment files never change; a reader lives as long as its segment's). */
+  private readonly idFilters = new WeakMap<SegmentReader, IdFilter>();
 
   constructor(
     private segments: LiveSegment[],
@@ -98,21 +101,27 @@ export class SegmentRegistry {
 
   /**
    * Deletes older copies of `ids` from the registered segments (copy-on-write live docs). It runs
-   * next to searches: the lookups (one per id and segment, the slow part after a large batch) run
-   * in time slices, then the deletes found are applied in one go, so no one ever sees a segment's
-   * deletes half applied. The caller holds the writer's mutex: the segment list stays as it is
-   * while this yields.
+   * next to searches: the lookups run in time slices, then the deletes found are applied in one
+   * go, so no one ever sees a segment's deletes half applied. Each segment's id filter
+   * (`id-filter.ts`, built on first need) rules out nearly every id it does not hold, so only the
+   * rest pay a term-dictionary lookup. The caller holds the writer's mutex: the segment list stays
+   * as it is while this yields.
    */
   async deleteIds(ids: Iterable<string>, slicer: TimeSlicer): Promise<void> {
     const list = [...ids];
+    if (list.length === 0) return;
+    const hashes = hashIds(list);
     const found: [LiveSegment, number[]][] = [];
     for (const seg of this.segments) {
+      const filter = await this.idFilter(seg, slicer);
       const docs: number[] = [];
-      for (const id of list) {
+      for (let i = 0; i < list.length; i++) {
+        if (!filter.mightContain(hashes, i)) continue;
         if (slicer.due()) await slicer.yield();
-        for (const doc of seg.reader.docsWithId(id)) docs.push(doc);
+        for (const doc of seg.reader.docsWithId(list[i])) docs.push(doc);
       }
       if (docs.length > 0) found.push([seg, docs]);
+      if (slicer.due()) await slicer.yield();
     }
     for (const [seg, docs] of found) {
       let cloned = false;
@@ -126,6 +135,16 @@ export class SegmentRegistry {
         seg.liveDirty = true;
       }
     }
+  }
+
+  /** The id filter of a segment, built (in `slicer`'s time slices) on first need. */
+  private async idFilter(seg: LiveSegment, slicer: TimeSlicer): Promise<IdFilter> {
+    let filter = this.idFilters.get(seg.reader);
+    if (filter === undefined) {
+      filter = await IdFilter.build(seg.reader, seg.info.maxDoc, slicer);
+      this.idFilters.set(seg.reader, filter);
+    }
+    return filter;
   }
 
   /** Drops segments whose docs are all deleted; returns whether any was dropped. */

@@ -253,6 +253,19 @@ export class SegmentReader {
     return docs;
   }
 
+  /** Number of blocks of the segment's `_id` terms (see {@link visitIdUnits}). */
+  get idBlocks(): number {
+    return (this.idTerms ?? this.missing('the _id terms')).termBlocks(ID_FIELD);
+  }
+
+  /**
+   * Calls `visit` with each `_id` of block `block` of the segment's ids (deleted docs' included) as
+   * UTF-16 units in a reused buffer: what the writer's id filters (`commit/id-filter.ts`) are built from.
+   */
+  visitIdUnits(block: number, visit: (units: Uint16Array, length: number) => void): void {
+    (this.idTerms ?? this.missing('the _id terms')).visitTermUnits(ID_FIELD, block, visit);
+  }
+
   /**
    * The `_id` of a doc without touching stored fields. The id column is built from the `_id` terms
    * on first use and kept, so id-only hits cost no decompression.

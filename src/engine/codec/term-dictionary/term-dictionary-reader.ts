@@ -128,6 +128,55 @@ export class TermDictionaryReader {
     }
   }
 
+  /** Number of blocks of a field's terms (see {@link visitTermUnits}). */
+  termBlocks(field: string): number {
+    return this.fields.get(field)?.offsets.length ?? 0;
+  }
+
+  /**
+   * Calls `visit` with each term of block `block` of a field, in order, as UTF-16 code units in a
+   * reused buffer (valid during the call only). Builds no string or object for an ASCII term: the
+   * writer hashes every id of a segment this way (`commit/id-filter.ts`), a block at a time.
+   */
+  visitTermUnits(field: string, block: number, visit: (units: Uint16Array, length: number) => void): void {
+    const index = this.fields.get(field);
+    if (index === undefined || block < 0 || block >= index.offsets.length) return;
+    const r = new ByteReader(this.bytes, index.offsets[block]);
+    const bytes = r.bytes;
+    const count = Math.min(TERMS_PER_BLOCK, index.termCount - block * TERMS_PER_BLOCK);
+    let units = new Uint16Array(256);
+    for (let i = 0; i < count; i++) {
+      const shared = r.readVarint();
+      const length = r.readVarint();
+      const start = r.pos;
+      if (start + length > bytes.length) r.readBytes(length); // throws corrupt_index
+      r.pos = start + length;
+      // A UTF-8 suffix has at least as many bytes as UTF-16 units.
+      if (units.length < shared + length) {
+        const grown = new Uint16Array(2 * (shared + length));
+        grown.set(units.subarray(0, shared));
+        units = grown;
+      }
+      let n = shared;
+      let ascii = true;
+      for (let k = 0; k < length; k++) {
+        const c = bytes[start + k];
+        if (c >= 0x80) {
+          ascii = false;
+          break;
+        }
+        units[n++] = c;
+      }
+      if (!ascii) {
+        const suffix = utf8.decode(bytes.subarray(start, start + length));
+        n = shared;
+        for (let k = 0; k < suffix.length; k++) units[n++] = suffix.charCodeAt(k);
+      }
+      skipInfo(r);
+      visit(units, n);
+    }
+  }
+
   /** Names of the fields that have terms. */
   get fieldNames(): readonly string[] {
     return [...this.fields.keys()];
