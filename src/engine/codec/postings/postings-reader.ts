@@ -5,7 +5,8 @@
  */
 import { unpackBlock } from '../bitpacking/bitpacking.js';
 import { ByteReader } from '../bytes/byte-reader.js';
-import { IndexOptions, NO_MORE_DOCS, POSTINGS_BLOCK } from './postings-format.js';
+import { ErrorCode, YarrowError } from '../../errors.js';
+import { IndexOptions, NO_MORE_DOCS, POSTINGS_BLOCK, POSTINGS_VERSION, postingsVersion } from './postings-format.js';
 import type { TermInfo } from './postings-format.js';
 
 export type { TermInfo } from './postings-format.js';
@@ -21,6 +22,13 @@ export class SkipData {
   readonly blockPositions: Uint32Array | null;
   readonly blockMaxFreqs: Uint32Array;
   readonly blockMinNorms: Uint8Array;
+  /**
+   * Block b's impacts (impacts.ts) are entries impactStarts[b] to impactStarts[b + 1] of
+   * impactFreqs and impactNorms; null without them (version 1, a one-block term, no freqs).
+   */
+  readonly impactStarts: Uint32Array | null = null;
+  readonly impactFreqs: Uint32Array | null = null;
+  readonly impactNorms: Uint8Array | null = null;
 
   constructor(bytes: Uint8Array, info: TermInfo, hasFreqs: boolean, hasPositions: boolean) {
     const df = info.docFreq;
@@ -45,6 +53,17 @@ export class SkipData {
       this.blockMinNorms[0] = info.minNorm;
       return;
     }
+    const version = postingsVersion(bytes);
+    if (version !== 1 && version !== POSTINGS_VERSION) {
+      throw new YarrowError(ErrorCode.incompatibleFormat, `postings format version ${version} is not supported (this build reads 1 and ${POSTINGS_VERSION})`, {
+        expected: `1 or ${POSTINGS_VERSION}`,
+        actual: String(version),
+      });
+    }
+    const impacts = hasFreqs && version !== 1;
+    const starts = impacts ? new Uint32Array(numBlocks + 1) : null;
+    const freqs: number[] = [];
+    const norms: number[] = [];
     let last = -1;
     const lengths = new Uint32Array(numBlocks);
     for (let b = 0; b < numBlocks; b++) {
@@ -52,12 +71,32 @@ export class SkipData {
       this.blockLast[b] = last;
       lengths[b] = r.readVarint();
       if (this.blockPositions !== null) this.blockPositions[b] = r.readVarint();
-      if (hasFreqs) {
+      if (starts !== null) {
+        starts[b] = freqs.length;
+        const count = r.readVarint();
+        let f = 0;
+        let n = 0;
+        for (let i = 0; i < count; i++) {
+          f += r.readVarint();
+          n += r.readVarint();
+          freqs.push(f);
+          norms.push(n);
+          // Ascending by both: the first pair has the min norm, the last the max freq.
+          if (i === 0) this.blockMinNorms[b] = n;
+        }
+        this.blockMaxFreqs[b] = f;
+      } else if (hasFreqs) {
         this.blockMaxFreqs[b] = r.readVarint();
         this.blockMinNorms[b] = r.readByte();
       } else {
         this.blockMaxFreqs[b] = 1;
       }
+    }
+    if (starts !== null) {
+      starts[numBlocks] = freqs.length;
+      this.impactStarts = starts;
+      this.impactFreqs = Uint32Array.from(freqs);
+      this.impactNorms = Uint8Array.from(norms);
     }
     let offset = r.pos;
     for (let b = 0; b < numBlocks; b++) {
@@ -167,6 +206,7 @@ export class PostingsIterator {
   private readonly blockPositions: Uint32Array | null;
   private readonly blockMaxFreqs: Uint32Array;
   private readonly blockMinNorms: Uint8Array;
+  private readonly skip: SkipData;
   /** Decoded docs and freqs of the current block, sized to the term's largest block. */
   private readonly docs: Int32Array;
   private readonly freqs: Uint32Array;
@@ -220,6 +260,7 @@ export class PostingsIterator {
       this.docs = new Int32Array(buffer, 0, capacity);
       this.freqs = new Uint32Array(buffer, capacity * 4, capacity);
     }
+    this.skip = skip;
     this.numBlocks = skip.numBlocks;
     this.blockLast = skip.blockLast;
     this.blockOffset = skip.blockOffset;
@@ -302,6 +343,30 @@ export class PostingsIterator {
     out.maxFreq = maxFreq;
     out.minNorm = minNorm;
     return out;
+  }
+
+  /**
+   * The largest `freq * normInverse[norm]` a doc can have in the blocks from the shallow block
+   * through the block holding `upTo` (0 when no block remains): BM25 grows with it, so the bound of
+   * a score is the score of this product. Block by block, from the block's impacts when it has
+   * them, else from its max frequency and min norm.
+   */
+  maxFreqNormUpTo(upTo: number, normInverse: Float64Array): number {
+    const { impactStarts: starts, impactFreqs: freqs, impactNorms: norms } = this.skip;
+    let max = 0;
+    for (let b = this.shallowBlock; b < this.numBlocks; b++) {
+      if (starts === null || freqs === null || norms === null) {
+        const x = this.blockMaxFreqs[b] * normInverse[this.blockMinNorms[b]];
+        if (x > max) max = x;
+      } else {
+        for (let i = starts[b], end = starts[b + 1]; i < end; i++) {
+          const x = freqs[i] * normInverse[norms[i]];
+          if (x > max) max = x;
+        }
+      }
+      if (this.blockLast[b] >= upTo) break;
+    }
+    return max;
   }
 
   /** Reads the positions of the current doc into `out` (which must hold freq() entries). */
