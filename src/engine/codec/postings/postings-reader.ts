@@ -214,6 +214,11 @@ export class PostingsIterator {
   /** Index of the decoded block, -1 when none. */
   private block = -1;
   private blockCount = 0;
+  /**
+   * Offset of the current block's packed freqs, or -1 once decoded: freqs are decoded on first use,
+   * since most blocks a conjunction moves through are only searched for a doc, never scored.
+   */
+  private pendingFreqs = -1;
   private index = 0;
   /** Block whose bounds advanceShallow exposes. */
   private shallowBlock = 0;
@@ -311,7 +316,16 @@ export class PostingsIterator {
 
   /** Frequency of the term in the current doc (1 for fields without frequencies). */
   freq(): number {
-    return this.hasFreqs ? this.freqs[this.index] + 1 : 1;
+    if (!this.hasFreqs) return 1;
+    if (this.pendingFreqs >= 0) this.decodeFreqs();
+    return this.freqs[this.index] + 1;
+  }
+
+  private decodeFreqs(): void {
+    const bytes = this.bytes;
+    const offset = this.pendingFreqs;
+    this.pendingFreqs = -1;
+    unpackBlock(bytes, offset + 1, this.blockCount, bytes[offset], this.freqs);
   }
 
   /**
@@ -373,6 +387,7 @@ export class PostingsIterator {
   readPositions(out: Int32Array): number {
     if (this.positions === null || !this.hasFreqs) return 0;
     const r = (this.posReader ??= new ByteReader(this.positions, this.posBlockStart));
+    if (this.pendingFreqs >= 0) this.decodeFreqs();
     // Skip the positions of the docs of this block before the current one.
     const freqs = this.freqs;
     while (this.posDocIndex < this.index) {
@@ -398,6 +413,7 @@ export class PostingsIterator {
       this.posBlockStart = this.info.positionsOffset + this.blockPositions[b];
       if (this.posReader !== null) this.posReader.pos = this.posBlockStart;
     }
+    this.pendingFreqs = -1;
     if (this.info.singletonDoc >= 0) {
       this.docs[0] = this.info.singletonDoc;
       this.freqs[0] = this.info.totalTermFreq - 1;
@@ -417,9 +433,7 @@ export class PostingsIterator {
       doc += raw[i] + 1;
       docs[i] = doc;
     }
-    if (this.hasFreqs) {
-      const freqBits = bytes[offset++];
-      unpackBlock(bytes, offset, n, freqBits, this.freqs);
-    }
+    // The freqs (bit width, then the packed values) follow the docs; decoded by freq() if asked.
+    if (this.hasFreqs) this.pendingFreqs = offset;
   }
 }
