@@ -227,12 +227,13 @@ export class PostingsIterator {
   /** Start of the current block's positions in `positions`. */
   private posBlockStart: number;
   private posDocIndex = 0;
-  private readonly bounds = { maxFreq: 0, minNorm: 255 };
+  /** boundsUpTo's result, made on its first call (the scorers use maxFreqNormUpTo). */
+  private bounds: { maxFreq: number; minNorm: number } | null = null;
 
   /**
    * @param skipCache where a multi-block term's skip data is shared between queries (one cache per
    *   postings file), or null to decode it for this iterator alone
-   * @param buffers where to borrow the block buffers of a term with more than a few docs from, or
+   * @param buffers where to borrow the block buffers from, or
    *   null for buffers of its own (see {@link BlockBufferPool} for how long they may be used)
    */
   constructor(
@@ -253,7 +254,8 @@ export class PostingsIterator {
     // are rare terms' (a query term in a field or segment where it hardly occurs), and small typed
     // arrays live on the V8 heap instead of each taking an off-heap buffer.
     const capacity = Math.max(1, Math.min(POSTINGS_BLOCK, info.docFreq));
-    const lent = capacity <= SMALL_BUFFER || buffers === null ? -1 : buffers.take();
+    // Lent buffers serve short terms too: no allocation at all.
+    const lent = buffers === null ? -1 : buffers.take();
     if (lent >= 0 && buffers !== null) {
       this.docs = buffers.docsAt(lent);
       this.freqs = buffers.freqsAt(lent);
@@ -344,7 +346,7 @@ export class PostingsIterator {
    * `upTo` (maxFreq 0 when no block remains). The result object is reused between calls.
    */
   boundsUpTo(upTo: number): { maxFreq: number; minNorm: number } {
-    const out = this.bounds;
+    const out = (this.bounds ??= { maxFreq: 0, minNorm: 255 });
     let maxFreq = 0;
     let minNorm = 255;
     for (let b = this.shallowBlock; b < this.numBlocks; b++) {
