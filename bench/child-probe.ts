@@ -20,7 +20,8 @@ async function main(): Promise<void> {
   if (!isCorpusName(corpusArg)) throw new Error(`unknown corpus ${corpusArg}`);
   const spec = CORPORA[corpusArg];
   const queries = buildQuerySet(await loadCorpus(spec), spec.textFields);
-  const dir = path.join('/tmp', `yarrow-probe-cli-${corpusArg}`, 'store', spec.name);
+  // PROBE_DIR: the probe's cache directory, when not the default one of query-probe.ts.
+  const dir = path.join(process.env.PROBE_DIR ?? path.join('/tmp', `yarrow-probe-cli-${corpusArg}`), 'store', spec.name);
   const flags = ['--max-semi-space-size=4', '--heap-growing-percent=25', ...extraFlags];
   const args = [...flags, '--trace-gc', '--import', 'tsx', path.join(REPO_ROOT, 'bench', 'engines', 'yarrow', 'search-child.ts'), dir, spec.name, JSON.stringify(MAPPINGS[spec.name]), spec.textFields.join(',')];
   const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['pipe', 'pipe', 'inherit'] });

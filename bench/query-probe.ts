@@ -6,6 +6,9 @@
  *
  *   node --expose-gc --import tsx bench/query-probe.ts <npm|debian> [rounds] [cacheDir]
  *
+ * PROBE_ONLY=<regex> keeps the queries whose terms match it, PROBE_CLASS=<regex> those of the classes it
+ * matches; PROBE_PROFILE=<file> writes a CPU profile of the timed loop.
+ *
  * PROBE_CLI=1 builds the index as the `yarrow-cli` engine does (`dist/cli.js index file`, needs
  * `npm run build`; bulk-loaded segments, no final merge) and opens it read-only, as its searcher
  * child does; run the probe with the executable's shebang flags to see that child's GC behaviour:
@@ -37,7 +40,9 @@ async function main(): Promise<void> {
   let docs = await loadCorpus(spec);
   // PROBE_ONLY=<regex>: only the queries whose terms (joined by spaces) match it.
   const only = process.env.PROBE_ONLY === undefined ? null : new RegExp(process.env.PROBE_ONLY);
-  const queries = buildQuerySet(docs, spec.textFields).filter((q) => only === null || only.test(q.terms.join(' ')));
+  // PROBE_CLASS=<regex>: only the queries of the classes it matches (`^and` for and-2 and and-3).
+  const onlyClass = process.env.PROBE_CLASS === undefined ? null : new RegExp(process.env.PROBE_CLASS);
+  const queries = buildQuerySet(docs, spec.textFields).filter((q) => (only === null || only.test(q.terms.join(' '))) && (onlyClass === null || onlyClass.test(q.class)));
   const fresh = !existsSync(dir);
   if (cli && fresh) buildWithCli(spec, docs, dir);
   const index = cli

@@ -83,6 +83,8 @@ export function scoreConjunction(
   let restBound = Infinity;
   let doc = lead.nextDoc();
   outer: while (doc !== NO_MORE_DOCS) {
+    /** The lead's score of `doc` once computed (NaN before): scored once, not again in the sum. */
+    let leadScore = NaN;
     const threshold = collector.threshold;
     if (collector.totalHits >= ctx.countUpTo && threshold > -Infinity) {
       if (doc > windowEnd || threshold !== windowThreshold) {
@@ -108,7 +110,8 @@ export function scoreConjunction(
         }
       }
       // The lead's own score first: most docs of a frequent lead cannot compete whatever the others add.
-      if ((lead.score() + restBound) * BOUND_SLACK <= threshold) {
+      leadScore = lead.score();
+      if ((leadScore + restBound) * BOUND_SLACK <= threshold) {
         doc = lead.nextDoc();
         continue;
       }
@@ -124,7 +127,10 @@ export function scoreConjunction(
     if (live === null || live.isLive(doc)) {
       collector.totalHits++;
       let score = 0;
-      for (let i = 0; i < n; i++) score += ordered[i].score();
+      for (let i = 0; i < n; i++) {
+        const c = ordered[i];
+        score += c === lead && !Number.isNaN(leadScore) ? leadScore : c.score();
+      }
       if (score > collector.threshold) collector.collect(docBase + doc, score);
     }
     doc = lead.nextDoc();

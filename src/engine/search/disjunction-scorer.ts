@@ -13,12 +13,15 @@ export class DisjunctionScorer implements Scorer {
   readonly cost: number;
   readonly maxScore: number;
   private readonly scores: Float64Array;
+  /** Whether the combination is the largest clause score (ScoreCombiner.plainMax). */
+  private readonly plainMax: boolean;
 
   constructor(
     readonly clauses: readonly Scorer[],
     readonly combiner: ScoreCombiner,
   ) {
     this.scores = new Float64Array(clauses.length);
+    this.plainMax = combiner.plainMax;
     this.cost = clauses.reduce((c, s) => c + s.cost, 0);
     for (let i = 0; i < clauses.length; i++) this.scores[i] = clauses[i].maxScore;
     this.maxScore = combiner.combine(this.scores, clauses.length);
@@ -38,8 +41,20 @@ export class DisjunctionScorer implements Scorer {
   }
 
   score(): number {
-    const scores = this.scores;
     const clauses = this.clauses;
+    if (this.plainMax) {
+      // The combiner's own arithmetic (see ScoreCombiner.plainMax), without a call per doc.
+      let max = 0;
+      for (let i = 0; i < clauses.length; i++) {
+        const c = clauses[i];
+        if (c.doc === this.doc) {
+          const s = c.score();
+          if (s > max) max = s;
+        }
+      }
+      return max;
+    }
+    const scores = this.scores;
     for (let i = 0; i < clauses.length; i++) {
       const c = clauses[i];
       scores[i] = c.doc === this.doc ? c.score() : 0;
@@ -52,6 +67,14 @@ export class DisjunctionScorer implements Scorer {
   }
 
   maxScoreUpTo(upTo: number): number {
+    if (this.plainMax) {
+      let max = 0;
+      for (let i = 0; i < this.clauses.length; i++) {
+        const s = this.clauses[i].maxScoreUpTo(upTo);
+        if (s > max) max = s;
+      }
+      return max;
+    }
     const scores = this.scores;
     for (let i = 0; i < this.clauses.length; i++) scores[i] = this.clauses[i].maxScoreUpTo(upTo);
     return this.combiner.combine(scores, this.clauses.length);

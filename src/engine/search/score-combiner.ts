@@ -12,10 +12,18 @@ export interface ScoreCombiner {
    * inlined costs (the combiners are classes, so each one's own combine inlines here).
    */
   exceeds(scores: ArrayLike<number>, count: number, threshold: number): boolean;
+  /**
+   * True when `combine` is the largest score (non-matching clauses scoring 0) with exactly that
+   * arithmetic: a dis_max without tie breaker over single clauses. A nested scorer then takes the
+   * max itself rather than calling through the interface for every doc.
+   */
+  readonly plainMax: boolean;
 }
 
 /** Sum of the clause scores, added in clause order so results are reproducible. */
 class SumCombiner implements ScoreCombiner {
+  readonly plainMax = false;
+
   combine(scores: ArrayLike<number>, count: number): number {
     let sum = 0;
     for (let i = 0; i < count; i++) sum += scores[i];
@@ -32,7 +40,11 @@ export const sumCombiner: ScoreCombiner = new SumCombiner();
 
 /** dis_max: max + tieBreaker * (sum - max). */
 class DisMaxCombiner implements ScoreCombiner {
-  constructor(private readonly tieBreaker: number) {}
+  readonly plainMax: boolean;
+
+  constructor(private readonly tieBreaker: number) {
+    this.plainMax = tieBreaker === 0;
+  }
 
   combine(scores: ArrayLike<number>, count: number): number {
     let sum = 0;
@@ -68,10 +80,15 @@ export function groupedDisMaxCombiner(groupOf: Int32Array, groupCount: number, t
 }
 
 class GroupedDisMaxCombiner implements ScoreCombiner {
+  readonly plainMax: boolean;
+
   constructor(
     private readonly groupOf: Int32Array,
     private readonly tieBreaker: number,
-  ) {}
+  ) {
+    // One clause per group: each group's sum is its one score (0 + s = s), so the combination is the max.
+    this.plainMax = tieBreaker === 0 && groupOf.every((g, i) => i === 0 || g !== groupOf[i - 1]);
+  }
 
   combine(scores: ArrayLike<number>, count: number): number {
     // disMaxCombiner over the group sums; a group without clauses adds 0 and changes neither.
@@ -108,6 +125,8 @@ export function groupedSumOfDisMaxCombiner(groupOf: Int32Array, tieBreakers: Flo
 }
 
 class GroupedSumOfDisMaxCombiner implements ScoreCombiner {
+  readonly plainMax = false;
+
   constructor(
     private readonly groupOf: Int32Array,
     private readonly tieBreakers: Float64Array,

@@ -3,6 +3,7 @@
  * into one disjunction of term scorers (sums of "or" term groups, best_fields over them, plain bool
  * should-only queries) so MaxScore and block-max skipping see every term at once.
  */
+import type { BlockBufferPool } from '../codec/postings/postings-reader.js';
 import type { SegmentView } from '../segment/snapshot.js';
 import { BoolScorer } from './bool-scorer.js';
 import { ConjunctionScorer } from './conjunction-scorer.js';
@@ -26,28 +27,38 @@ export interface TermWeight {
 /** Looks up a term's weight for a boost; null when the term occurs in no doc of the snapshot. */
 export type WeightOf = (field: string, term: string, boost: number) => TermWeight | null;
 
+/** What building a search's scorers needs besides the query and the segment. */
+export interface ScoringContext {
+  readonly weightOf: WeightOf;
+  /**
+   * Lends the term iterators their block buffers; the scorers built must not be used after the
+   * caller releases the pool to its mark from before the build. Null: iterators own their buffers.
+   */
+  readonly buffers: BlockBufferPool | null;
+}
+
 /**
  * Builds the scorer of a (rewritten) query over one segment: null when nothing in the segment can
- * match. Term weights come from `weightOf`, so scores are the same whichever segment a doc is in.
+ * match. Term weights come from `scoring.weightOf`, so scores are the same whichever segment a doc is in.
  * @throws Error on a fuzzy query: those are expanded by the searcher's rewrite before this.
  */
-export function buildScorer(query: Query, segment: SegmentView, weightOf: WeightOf): Scorer | null {
+export function buildScorer(query: Query, segment: SegmentView, scoring: ScoringContext): Scorer | null {
   switch (query.kind) {
     case 'match_all':
       return ConstantScoreScorer.all(segment.reader.maxDoc, query.boost);
     case 'terms':
-      return buildTermsScorer(query, segment, weightOf);
+      return buildTermsScorer(query, segment, scoring);
     case 'dis_max':
       if (query.clauses.every((c) => c.kind === 'terms' && c.operator === 'or')) {
-        return buildGroupedDisMax(query.clauses as readonly FieldTermsQuery[], query.tieBreaker, segment, weightOf);
+        return buildGroupedDisMax(query.clauses as readonly FieldTermsQuery[], query.tieBreaker, segment, scoring);
       }
-      return buildCompound(query, segment, weightOf);
+      return buildCompound(query, segment, scoring);
     case 'sum':
-      return buildCompound(query, segment, weightOf);
+      return buildCompound(query, segment, scoring);
     case 'bool':
-      return buildBoolScorer(query, segment, weightOf);
+      return buildBoolScorer(query, segment, scoring);
     case 'phrase':
-      return buildPhraseScorer(query, segment, weightOf);
+      return buildPhraseScorer(query, segment, scoring);
     case 'prefix':
       return buildPrefixScorer(query.field, query.value, query.boost, segment);
     case 'fuzzy':
@@ -60,19 +71,19 @@ export function buildScorer(query: Query, segment: SegmentView, weightOf: Weight
 }
 
 /** A sum or dis_max of whole clause scorers ("or" term groups of a sum are flattened to terms). */
-function buildCompound(query: Extract<Query, { kind: 'sum' | 'dis_max' }>, segment: SegmentView, weightOf: WeightOf): Scorer | null {
+function buildCompound(query: Extract<Query, { kind: 'sum' | 'dis_max' }>, segment: SegmentView, scoring: ScoringContext): Scorer | null {
   const combiner = query.kind === 'sum' ? sumCombiner : disMaxCombiner(query.tieBreaker);
   const clauses: Scorer[] = [];
   for (const clause of query.clauses) {
     // A sum of "or" term groups is flattened into one sum of terms: more room for pruning.
     if (query.kind === 'sum' && clause.kind === 'terms' && clause.operator === 'or') {
       for (const term of clause.terms) {
-        const s = termScorer(clause.field, term, clause.boost, segment, weightOf);
+        const s = termScorer(clause.field, term, clause.boost, segment, scoring);
         if (s !== null) clauses.push(s);
       }
       continue;
     }
-    const s = buildScorer(clause, segment, weightOf);
+    const s = buildScorer(clause, segment, scoring);
     if (s !== null) clauses.push(s);
   }
   if (clauses.length === 0) return null;
@@ -81,12 +92,12 @@ function buildCompound(query: Extract<Query, { kind: 'sum' | 'dis_max' }>, segme
 }
 
 /** best_fields over "or" term groups, flattened to one clause per term (see groupedDisMaxCombiner). */
-function buildGroupedDisMax(groups: readonly FieldTermsQuery[], tieBreaker: number, segment: SegmentView, weightOf: WeightOf): Scorer | null {
+function buildGroupedDisMax(groups: readonly FieldTermsQuery[], tieBreaker: number, segment: SegmentView, scoring: ScoringContext): Scorer | null {
   const clauses: Scorer[] = [];
   const groupOf: number[] = [];
   groups.forEach((group, g) => {
     for (const term of group.terms) {
-      const s = termScorer(group.field, term, group.boost, segment, weightOf);
+      const s = termScorer(group.field, term, group.boost, segment, scoring);
       if (s === null) continue;
       clauses.push(s);
       groupOf.push(g);
@@ -97,9 +108,9 @@ function buildGroupedDisMax(groups: readonly FieldTermsQuery[], tieBreaker: numb
   return new DisjunctionScorer(clauses, groupedDisMaxCombiner(Int32Array.from(groupOf), groups.length, tieBreaker));
 }
 
-function buildBoolScorer(query: Extract<Query, { kind: 'bool' }>, segment: SegmentView, weightOf: WeightOf): Scorer | null {
-  if (isWordDisjunction(query)) return buildWordDisjunction(query.should, segment, weightOf);
-  const build = (qs: readonly Query[]): (Scorer | null)[] => qs.map((q) => buildScorer(q, segment, weightOf));
+function buildBoolScorer(query: Extract<Query, { kind: 'bool' }>, segment: SegmentView, scoring: ScoringContext): Scorer | null {
+  if (isWordDisjunction(query)) return buildWordDisjunction(query.should, segment, scoring);
+  const build = (qs: readonly Query[]): (Scorer | null)[] => qs.map((q) => buildScorer(q, segment, scoring));
   const must = build(query.must);
   const filter = build(query.filter);
   if (must.includes(null) || filter.includes(null)) return null;
@@ -143,7 +154,7 @@ function isWordDisjunction(query: Extract<Query, { kind: 'bool' }>): boolean {
  * (groupedSumOfDisMaxCombiner): the same scores as the nested bool of dis_max scorers, with room
  * for MaxScore to skip the docs of common terms that cannot make the top k.
  */
-function buildWordDisjunction(words: readonly Query[], segment: SegmentView, weightOf: WeightOf): Scorer | null {
+function buildWordDisjunction(words: readonly Query[], segment: SegmentView, scoring: ScoringContext): Scorer | null {
   const clauses: Scorer[] = [];
   const groupOf: number[] = [];
   // A single-term word has no other clauses, so its tie breaker does not matter.
@@ -151,7 +162,7 @@ function buildWordDisjunction(words: readonly Query[], segment: SegmentView, wei
   words.forEach((word, g) => {
     const terms = word.kind === 'dis_max' ? (word.clauses as readonly FieldTermsQuery[]) : [word as FieldTermsQuery];
     for (const t of terms) {
-      const s = termScorer(t.field, t.terms[0], t.boost, segment, weightOf);
+      const s = termScorer(t.field, t.terms[0], t.boost, segment, scoring);
       if (s === null) continue;
       clauses.push(s);
       groupOf.push(g);
@@ -162,7 +173,7 @@ function buildWordDisjunction(words: readonly Query[], segment: SegmentView, wei
   return new DisjunctionScorer(clauses, groupedSumOfDisMaxCombiner(Int32Array.from(groupOf), tieBreakers));
 }
 
-function buildPhraseScorer(query: PhraseQuery, segment: SegmentView, weightOf: WeightOf): Scorer | null {
+function buildPhraseScorer(query: PhraseQuery, segment: SegmentView, scoring: ScoringContext): Scorer | null {
   if (query.terms.length === 0) return null;
   const norms = segment.reader.fieldNorms(query.field);
   if (norms === undefined) return null;
@@ -175,9 +186,9 @@ function buildPhraseScorer(query: PhraseQuery, segment: SegmentView, weightOf: W
   let normInverse: Float64Array | null = null;
   for (const term of query.terms) {
     const info = segment.reader.termInfo(query.field, term);
-    const w = weightOf(query.field, term, query.boost);
+    const w = scoring.weightOf(query.field, term, query.boost);
     if (info === undefined || w === null) return null;
-    postings.push(segment.reader.postings(info));
+    postings.push(segment.reader.postings(info, scoring.buffers));
     weight += w.weight;
     normInverse = w.normInverse;
     maxFreq = query.slop === 0 ? Math.min(maxFreq, info.maxFreq) : maxFreq + info.maxFreq;
@@ -198,10 +209,10 @@ function buildPrefixScorer(field: string, prefix: string, boost: number, segment
   return cost === 0 ? null : new ConstantScoreScorer(bits, segment.reader.maxDoc, boost, cost);
 }
 
-function buildTermsScorer(query: FieldTermsQuery, segment: SegmentView, weightOf: WeightOf): Scorer | null {
+function buildTermsScorer(query: FieldTermsQuery, segment: SegmentView, scoring: ScoringContext): Scorer | null {
   const scorers: Scorer[] = [];
   for (const term of query.terms) {
-    const s = termScorer(query.field, term, query.boost, segment, weightOf);
+    const s = termScorer(query.field, term, query.boost, segment, scoring);
     if (s === null) {
       if (query.operator === 'and') return null;
       continue;
@@ -213,13 +224,13 @@ function buildTermsScorer(query: FieldTermsQuery, segment: SegmentView, weightOf
   return query.operator === 'and' ? new ConjunctionScorer(scorers) : new DisjunctionScorer(scorers, sumCombiner);
 }
 
-function termScorer(field: string, term: string, boost: number, segment: SegmentView, weightOf: WeightOf): Scorer | null {
+function termScorer(field: string, term: string, boost: number, segment: SegmentView, scoring: ScoringContext): Scorer | null {
   const info = segment.reader.termInfo(field, term);
   if (info === undefined) return null;
-  const w = weightOf(field, term, boost);
+  const w = scoring.weightOf(field, term, boost);
   const norms = segment.reader.fieldNorms(field);
   if (w === null || norms === undefined) return null;
-  return new TermScorer(segment.reader.postings(info), norms, w.weight, w.normInverse, info.maxFreq, info.minNorm);
+  return new TermScorer(segment.reader.postings(info, scoring.buffers), norms, w.weight, w.normInverse, info.maxFreq, info.minNorm);
 }
 
 /** Multiplies a scorer's scores (and bounds) by a boost. */

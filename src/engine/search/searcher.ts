@@ -6,6 +6,7 @@
  * - by score, with dynamic pruning, when nothing forces visiting every match;
  * - exhaustively when the request sorts by fields, pages with `search_after` or aggregates.
  */
+import { BlockBufferPool } from '../codec/postings/postings-reader.js';
 import type { Snapshot, SegmentView } from '../segment/snapshot.js';
 import { AggregationCollector } from './aggregations.js';
 import type { Aggregation, AggregationResult } from './aggregations.js';
@@ -21,7 +22,7 @@ import { expandFuzzy } from './fuzzy.js';
 import { runKnn } from './knn-search.js';
 import type { Query } from './query.js';
 import { buildScorer } from './scorer-builder.js';
-import type { TermWeight, WeightOf } from './scorer-builder.js';
+import type { ScoringContext, TermWeight, WeightOf } from './scorer-builder.js';
 import { NO_MORE_DOCS } from './scorer.js';
 import type { Scorer } from './scorer.js';
 import { SortedCollector, compareHits, fieldSortValues } from './sort.js';
@@ -60,9 +61,15 @@ export interface TopDocs {
   readonly aggs: Record<string, AggregationResult>;
 }
 
+/**
+ * Block buffers for the term iterators of every search of this thread (searches run one at a
+ * time; one nested in another, as a rewrite may run, releases only its own).
+ */
+const blockBuffers = new BlockBufferPool();
+
 /** Executes a plan over a snapshot. */
 export function executeSearch(snapshot: Snapshot, plan: SearchPlan): TopDocs {
-  const weightOf = weights(snapshot);
+  const scoring: ScoringContext = { weightOf: weights(snapshot), buffers: blockBuffers };
   const query = rewrite(plan.query, snapshot, plan);
   const exhaustive = plan.sort !== null || plan.aggs.length > 0;
   const collector = new TopKCollector(plan.sort === null ? plan.k : 0);
@@ -71,27 +78,34 @@ export function executeSearch(snapshot: Snapshot, plan: SearchPlan): TopDocs {
   const ctx: CollectContext = { collector, countUpTo: exhaustive ? Infinity : plan.countUpTo };
   let total = 0;
 
-  for (const segment of snapshot.segments) {
-    if (segment.liveDocs.liveCount === 0) continue;
-    const accept = acceptDocs(segment, plan.filter);
-    const scorer = buildScorer(query, segment, weightOf);
-    if (scorer === null) continue;
-    if (!exhaustive) {
-      if (scorer instanceof DisjunctionScorer) scoreMaxScore(scorer.clauses, scorer.combiner, accept, segment.docBase, ctx);
-      else if (scorer instanceof ConjunctionScorer) scoreConjunction(scorer.clauses, scorer.ordered, accept, segment.docBase, ctx);
-      else scoreWithBlockMax(scorer, accept, segment.docBase, ctx);
-      continue;
+  const mark = blockBuffers.mark;
+  try {
+    for (const segment of snapshot.segments) {
+      if (segment.liveDocs.liveCount === 0) continue;
+      // The previous segment's scorers are done with: their block buffers go to this segment's.
+      blockBuffers.release(mark);
+      const accept = acceptDocs(segment, plan.filter);
+      const scorer = buildScorer(query, segment, scoring);
+      if (scorer === null) continue;
+      if (!exhaustive) {
+        if (scorer instanceof DisjunctionScorer) scoreMaxScore(scorer.clauses, scorer.combiner, accept, segment.docBase, ctx);
+        else if (scorer instanceof ConjunctionScorer) scoreConjunction(scorer.clauses, scorer.ordered, accept, segment.docBase, ctx);
+        else scoreWithBlockMax(scorer, accept, segment.docBase, ctx);
+        continue;
+      }
+      const matched = aggs === null ? null : new GrowableDocs();
+      const offer = sorted === null ? null : sortedOffer(sorted, plan, segment, scorer);
+      for (let d = scorer.nextDoc(); d !== NO_MORE_DOCS; d = scorer.nextDoc()) {
+        if (accept !== null && !accept.isLive(d)) continue;
+        total++;
+        matched?.push(d);
+        if (offer !== null) offer(d);
+        else collector.collect(segment.docBase + d, scorer.score());
+      }
+      if (aggs !== null && matched !== null) aggs.collect(segment.reader, matched.docs, matched.length);
     }
-    const matched = aggs === null ? null : new GrowableDocs();
-    const offer = sorted === null ? null : sortedOffer(sorted, plan, segment, scorer);
-    for (let d = scorer.nextDoc(); d !== NO_MORE_DOCS; d = scorer.nextDoc()) {
-      if (accept !== null && !accept.isLive(d)) continue;
-      total++;
-      matched?.push(d);
-      if (offer !== null) offer(d);
-      else collector.collect(segment.docBase + d, scorer.score());
-    }
-    if (aggs !== null && matched !== null) aggs.collect(segment.reader, matched.docs, matched.length);
+  } finally {
+    blockBuffers.release(mark);
   }
 
   const aggResults = aggs?.results() ?? {};
@@ -145,15 +159,20 @@ function acceptDocs(segment: SegmentView, filter: Filter | null): AcceptDocs | n
 }
 
 function weights(snapshot: Snapshot): WeightOf {
-  const cache = new Map<string, TermWeight | null>();
-  return (field, term, boost) => {
-    const key = `${field}\u0000${term}\u0000${boost}`;
-    let w = cache.get(key);
-    if (w !== undefined) return w;
+  // By field, then term (every segment asks for each query term): no key string built per lookup.
+  const byField = new Map<string, Map<string, TermWeight | null>>();
+  const compute = (field: string, term: string, boost: number): TermWeight | null => {
     const stats = snapshot.fieldStats(field);
     const df = snapshot.docFreq(field, term);
-    w = df === 0 || stats.docCount === 0 ? null : { weight: boost * bm25Idf(df, stats.docCount), normInverse: bm25NormCache(stats.sumTotalTermFreq / stats.docCount) };
-    cache.set(key, w);
+    return df === 0 || stats.docCount === 0 ? null : { weight: boost * bm25Idf(df, stats.docCount), normInverse: bm25NormCache(stats.sumTotalTermFreq / stats.docCount) };
+  };
+  return (field, term, boost) => {
+    let terms = byField.get(field);
+    if (terms === undefined) byField.set(field, (terms = new Map<string, TermWeight | null>()));
+    // The boost is part of the key only when it is not 1, the usual case.
+    const key = boost === 1 ? term : `${term}\u0000${boost}`;
+    let w = terms.get(key);
+    if (w === undefined) terms.set(key, (w = compute(field, term, boost)));
     return w;
   };
 }

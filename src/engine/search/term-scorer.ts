@@ -1,6 +1,6 @@
 /**
- * Scores one term of one field over a segment with BM25, using the postings' block maxima (max
- * frequency, min norm) as score bounds.
+ * Scores one term of one field over a segment with BM25, bounding the scores of block ranges by the
+ * postings' block impacts (or block max frequency and min norm).
  */
 import type { PostingsIterator } from '../codec/postings/postings-reader.js';
 import { bm25Score } from './bm25.js';
@@ -54,8 +54,11 @@ export class TermScorer implements Scorer {
     // is what makes a sparse term cheap to bound: its one block spans the whole segment, so its
     // block bound alone would count its best score in every window.
     if (this.postings.doc > upTo) return 0;
-    const bounds = this.postings.boundsUpTo(upTo);
-    if (bounds.maxFreq === 0) return 0;
-    return bm25Score(this.weight, bounds.maxFreq, this.normInverse[bounds.minNorm]);
+    // bm25Score's own arithmetic on the largest freq * normInverse of the range: a doc with that
+    // product scores exactly this, and every doc of the range has one at most as large.
+    const x = this.postings.maxFreqNormUpTo(upTo, this.normInverse);
+    if (x === 0) return 0;
+    const w = this.weight;
+    return w - w / (1 + x);
   }
 }

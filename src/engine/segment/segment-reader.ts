@@ -12,6 +12,7 @@ import { LiveDocs } from '../codec/live-docs/live-docs.js';
 import { decodeNorms } from '../codec/norms/norms-reader.js';
 import { IndexOptions, NO_MORE_DOCS } from '../codec/postings/postings-format.js';
 import { PostingsIterator, SkipDataCache } from '../codec/postings/postings-reader.js';
+import type { BlockBufferPool } from '../codec/postings/postings-reader.js';
 import { TermInfoCache } from '../codec/term-dictionary/term-info-cache.js';
 import type { TermInfo } from '../codec/postings/postings-reader.js';
 import { StoredFieldsReader } from '../codec/stored-fields/stored-fields-reader.js';
@@ -232,9 +233,12 @@ export class SegmentReader {
     return this.termInfos.get(field, term);
   }
 
-  /** A postings iterator over a term of a full-text field (freqs and positions). */
-  postings(info: TermInfo): PostingsIterator {
-    return new PostingsIterator(this.postingsBytes, this.positionsBytes, info, IndexOptions.docsFreqsPositions, this.skipCache);
+  /**
+   * A postings iterator over a term of a full-text field (freqs and positions); `buffers` lends its
+   * block buffers (see BlockBufferPool for how long the iterator may then be used).
+   */
+  postings(info: TermInfo, buffers: BlockBufferPool | null = null): PostingsIterator {
+    return new PostingsIterator(this.postingsBytes, this.positionsBytes, info, IndexOptions.docsFreqsPositions, this.skipCache, buffers);
   }
 
   /** Norm bytes of a full-text field (one per doc), or undefined when no doc has the field. */

@@ -17,7 +17,14 @@ export const POSTINGS_BLOCK = 128;
 
 export const POSTINGS_MAGIC = 'YPST';
 export const POSITIONS_MAGIC = 'YPOS';
-export const POSTINGS_VERSION = 1;
+/** 2: per-block impacts in the skip table (1: max frequency and min norm per block, still read). */
+export const POSTINGS_VERSION = 2;
+
+/** The format version in the header of a `.pst` (or `.pos`) file's bytes. */
+export function postingsVersion(bytes: Uint8Array): number {
+  // The header is the magic then the version, a little-endian uint32 (file-format.ts).
+  return (bytes[4] | (bytes[5] << 8) | (bytes[6] << 16) | (bytes[7] << 24)) >>> 0;
+}
 
 /** Returned by iterators once exhausted; larger than every valid doc id. */
 export const NO_MORE_DOCS = 0x7fffffff;

@@ -5,7 +5,8 @@
  */
 import { unpackBlock } from '../bitpacking/bitpacking.js';
 import { ByteReader } from '../bytes/byte-reader.js';
-import { IndexOptions, NO_MORE_DOCS, POSTINGS_BLOCK } from './postings-format.js';
+import { ErrorCode, YarrowError } from '../../errors.js';
+import { IndexOptions, NO_MORE_DOCS, POSTINGS_BLOCK, POSTINGS_VERSION, postingsVersion } from './postings-format.js';
 import type { TermInfo } from './postings-format.js';
 
 export type { TermInfo } from './postings-format.js';
@@ -21,6 +22,13 @@ export class SkipData {
   readonly blockPositions: Uint32Array | null;
   readonly blockMaxFreqs: Uint32Array;
   readonly blockMinNorms: Uint8Array;
+  /**
+   * Block b's impacts (impacts.ts) are entries impactStarts[b] to impactStarts[b + 1] of
+   * impactFreqs and impactNorms; null without them (version 1, a one-block term, no freqs).
+   */
+  readonly impactStarts: Uint32Array | null = null;
+  readonly impactFreqs: Uint32Array | null = null;
+  readonly impactNorms: Uint8Array | null = null;
 
   constructor(bytes: Uint8Array, info: TermInfo, hasFreqs: boolean, hasPositions: boolean) {
     const df = info.docFreq;
@@ -45,6 +53,17 @@ export class SkipData {
       this.blockMinNorms[0] = info.minNorm;
       return;
     }
+    const version = postingsVersion(bytes);
+    if (version !== 1 && version !== POSTINGS_VERSION) {
+      throw new YarrowError(ErrorCode.incompatibleFormat, `postings format version ${version} is not supported (this build reads 1 and ${POSTINGS_VERSION})`, {
+        expected: `1 or ${POSTINGS_VERSION}`,
+        actual: String(version),
+      });
+    }
+    const impacts = hasFreqs && version !== 1;
+    const starts = impacts ? new Uint32Array(numBlocks + 1) : null;
+    const freqs: number[] = [];
+    const norms: number[] = [];
     let last = -1;
     const lengths = new Uint32Array(numBlocks);
     for (let b = 0; b < numBlocks; b++) {
@@ -52,12 +71,32 @@ export class SkipData {
       this.blockLast[b] = last;
       lengths[b] = r.readVarint();
       if (this.blockPositions !== null) this.blockPositions[b] = r.readVarint();
-      if (hasFreqs) {
+      if (starts !== null) {
+        starts[b] = freqs.length;
+        const count = r.readVarint();
+        let f = 0;
+        let n = 0;
+        for (let i = 0; i < count; i++) {
+          f += r.readVarint();
+          n += r.readVarint();
+          freqs.push(f);
+          norms.push(n);
+          // Ascending by both: the first pair has the min norm, the last the max freq.
+          if (i === 0) this.blockMinNorms[b] = n;
+        }
+        this.blockMaxFreqs[b] = f;
+      } else if (hasFreqs) {
         this.blockMaxFreqs[b] = r.readVarint();
         this.blockMinNorms[b] = r.readByte();
       } else {
         this.blockMaxFreqs[b] = 1;
       }
+    }
+    if (starts !== null) {
+      starts[numBlocks] = freqs.length;
+      this.impactStarts = starts;
+      this.impactFreqs = Uint32Array.from(freqs);
+      this.impactNorms = Uint8Array.from(norms);
     }
     let offset = r.pos;
     for (let b = 0; b < numBlocks; b++) {
@@ -104,6 +143,59 @@ export class SkipDataCache {
 /** Up to this many entries, an iterator's block buffers are two small on-heap typed arrays. */
 const SMALL_BUFFER = 8;
 
+/**
+ * Block buffers (decoded docs and freqs, a whole block each) lent to the iterators of a search and
+ * taken back when the search is done with them, so that a query does not allocate an off-heap
+ * buffer per term and segment (a few hundred ns each; a query over three fields of nine segments
+ * builds some fifty iterators). Lending is a stack: {@link BlockBufferPool.mark} before building
+ * iterators, {@link BlockBufferPool.release} with that mark once none of them is used any more;
+ * a search nested in between releases to its own mark and leaves the outer one's buffers alone.
+ */
+export class BlockBufferPool {
+  private readonly docs: Int32Array[] = [];
+  private readonly freqs: Uint32Array[] = [];
+  private used = 0;
+
+  /** @param maxPairs buffer pairs kept for reuse (past it, iterators get buffers of their own) */
+  constructor(private readonly maxPairs = 2048) {}
+
+  /** How many pairs are lent now: the mark to {@link BlockBufferPool.release} back to. */
+  get mark(): number {
+    return this.used;
+  }
+
+  /** Takes back every pair lent since `mark`; the iterators holding them must not be used again. */
+  release(mark: number): void {
+    if (mark < this.used) this.used = mark;
+  }
+
+  /**
+   * Lends a pair of {@link POSTINGS_BLOCK}-entry buffers and returns its index (for
+   * {@link BlockBufferPool.docsAt} and {@link BlockBufferPool.freqsAt}); -1 when the pool is at its bound.
+   */
+  take(): number {
+    const i = this.used;
+    if (i >= this.maxPairs) return -1;
+    if (i === this.docs.length) {
+      const buffer = new ArrayBuffer(POSTINGS_BLOCK * 8);
+      this.docs.push(new Int32Array(buffer, 0, POSTINGS_BLOCK));
+      this.freqs.push(new Uint32Array(buffer, POSTINGS_BLOCK * 4, POSTINGS_BLOCK));
+    }
+    this.used = i + 1;
+    return i;
+  }
+
+  /** Docs buffer of pair `index`. */
+  docsAt(index: number): Int32Array {
+    return this.docs[index];
+  }
+
+  /** Freqs buffer of pair `index`. */
+  freqsAt(index: number): Uint32Array {
+    return this.freqs[index];
+  }
+}
+
 /** Iterates one term's docs in increasing doc id order. */
 export class PostingsIterator {
   /** The current doc id: -1 before the first call, {@link NO_MORE_DOCS} when exhausted. */
@@ -114,6 +206,7 @@ export class PostingsIterator {
   private readonly blockPositions: Uint32Array | null;
   private readonly blockMaxFreqs: Uint32Array;
   private readonly blockMinNorms: Uint8Array;
+  private readonly skip: SkipData;
   /** Decoded docs and freqs of the current block, sized to the term's largest block. */
   private readonly docs: Int32Array;
   private readonly freqs: Uint32Array;
@@ -121,6 +214,11 @@ export class PostingsIterator {
   /** Index of the decoded block, -1 when none. */
   private block = -1;
   private blockCount = 0;
+  /**
+   * Offset of the current block's packed freqs, or -1 once decoded: freqs are decoded on first use,
+   * since most blocks a conjunction moves through are only searched for a doc, never scored.
+   */
+  private pendingFreqs = -1;
   private index = 0;
   /** Block whose bounds advanceShallow exposes. */
   private shallowBlock = 0;
@@ -129,11 +227,14 @@ export class PostingsIterator {
   /** Start of the current block's positions in `positions`. */
   private posBlockStart: number;
   private posDocIndex = 0;
-  private readonly bounds = { maxFreq: 0, minNorm: 255 };
+  /** boundsUpTo's result, made on its first call (the scorers use maxFreqNormUpTo). */
+  private bounds: { maxFreq: number; minNorm: number } | null = null;
 
   /**
    * @param skipCache where a multi-block term's skip data is shared between queries (one cache per
    *   postings file), or null to decode it for this iterator alone
+   * @param buffers where to borrow the block buffers from, or
+   *   null for buffers of its own (see {@link BlockBufferPool} for how long they may be used)
    */
   constructor(
     private readonly bytes: Uint8Array,
@@ -141,6 +242,7 @@ export class PostingsIterator {
     private readonly info: TermInfo,
     options: IndexOptions,
     skipCache: SkipDataCache | null = null,
+    buffers: BlockBufferPool | null = null,
   ) {
     this.hasFreqs = options === IndexOptions.docsFreqsPositions;
     this.posBlockStart = info.positionsOffset;
@@ -152,7 +254,12 @@ export class PostingsIterator {
     // are rare terms' (a query term in a field or segment where it hardly occurs), and small typed
     // arrays live on the V8 heap instead of each taking an off-heap buffer.
     const capacity = Math.max(1, Math.min(POSTINGS_BLOCK, info.docFreq));
-    if (capacity <= SMALL_BUFFER) {
+    // Lent buffers serve short terms too: no allocation at all.
+    const lent = buffers === null ? -1 : buffers.take();
+    if (lent >= 0 && buffers !== null) {
+      this.docs = buffers.docsAt(lent);
+      this.freqs = buffers.freqsAt(lent);
+    } else if (capacity <= SMALL_BUFFER) {
       this.docs = new Int32Array(capacity);
       this.freqs = new Uint32Array(capacity);
     } else {
@@ -160,6 +267,7 @@ export class PostingsIterator {
       this.docs = new Int32Array(buffer, 0, capacity);
       this.freqs = new Uint32Array(buffer, capacity * 4, capacity);
     }
+    this.skip = skip;
     this.numBlocks = skip.numBlocks;
     this.blockLast = skip.blockLast;
     this.blockOffset = skip.blockOffset;
@@ -210,7 +318,16 @@ export class PostingsIterator {
 
   /** Frequency of the term in the current doc (1 for fields without frequencies). */
   freq(): number {
-    return this.hasFreqs ? this.freqs[this.index] + 1 : 1;
+    if (!this.hasFreqs) return 1;
+    if (this.pendingFreqs >= 0) this.decodeFreqs();
+    return this.freqs[this.index] + 1;
+  }
+
+  private decodeFreqs(): void {
+    const bytes = this.bytes;
+    const offset = this.pendingFreqs;
+    this.pendingFreqs = -1;
+    unpackBlock(bytes, offset + 1, this.blockCount, bytes[offset], this.freqs);
   }
 
   /**
@@ -229,7 +346,7 @@ export class PostingsIterator {
    * `upTo` (maxFreq 0 when no block remains). The result object is reused between calls.
    */
   boundsUpTo(upTo: number): { maxFreq: number; minNorm: number } {
-    const out = this.bounds;
+    const out = (this.bounds ??= { maxFreq: 0, minNorm: 255 });
     let maxFreq = 0;
     let minNorm = 255;
     for (let b = this.shallowBlock; b < this.numBlocks; b++) {
@@ -244,10 +361,35 @@ export class PostingsIterator {
     return out;
   }
 
+  /**
+   * The largest `freq * normInverse[norm]` a doc can have in the blocks from the shallow block
+   * through the block holding `upTo` (0 when no block remains): BM25 grows with it, so the bound of
+   * a score is the score of this product. Block by block, from the block's impacts when it has
+   * them, else from its max frequency and min norm.
+   */
+  maxFreqNormUpTo(upTo: number, normInverse: Float64Array): number {
+    const { impactStarts: starts, impactFreqs: freqs, impactNorms: norms } = this.skip;
+    let max = 0;
+    for (let b = this.shallowBlock; b < this.numBlocks; b++) {
+      if (starts === null || freqs === null || norms === null) {
+        const x = this.blockMaxFreqs[b] * normInverse[this.blockMinNorms[b]];
+        if (x > max) max = x;
+      } else {
+        for (let i = starts[b], end = starts[b + 1]; i < end; i++) {
+          const x = freqs[i] * normInverse[norms[i]];
+          if (x > max) max = x;
+        }
+      }
+      if (this.blockLast[b] >= upTo) break;
+    }
+    return max;
+  }
+
   /** Reads the positions of the current doc into `out` (which must hold freq() entries). */
   readPositions(out: Int32Array): number {
     if (this.positions === null || !this.hasFreqs) return 0;
     const r = (this.posReader ??= new ByteReader(this.positions, this.posBlockStart));
+    if (this.pendingFreqs >= 0) this.decodeFreqs();
     // Skip the positions of the docs of this block before the current one.
     const freqs = this.freqs;
     while (this.posDocIndex < this.index) {
@@ -273,6 +415,7 @@ export class PostingsIterator {
       this.posBlockStart = this.info.positionsOffset + this.blockPositions[b];
       if (this.posReader !== null) this.posReader.pos = this.posBlockStart;
     }
+    this.pendingFreqs = -1;
     if (this.info.singletonDoc >= 0) {
       this.docs[0] = this.info.singletonDoc;
       this.freqs[0] = this.info.totalTermFreq - 1;
@@ -292,9 +435,7 @@ export class PostingsIterator {
       doc += raw[i] + 1;
       docs[i] = doc;
     }
-    if (this.hasFreqs) {
-      const freqBits = bytes[offset++];
-      unpackBlock(bytes, offset, n, freqBits, this.freqs);
-    }
+    // The freqs (bit width, then the packed values) follow the docs; decoded by freq() if asked.
+    if (this.hasFreqs) this.pendingFreqs = offset;
   }
 }

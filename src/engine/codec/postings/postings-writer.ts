@@ -10,8 +10,7 @@
  *   varint  lastDoc - previous block's lastDoc   (first block: lastDoc + 1)
  *   varint  byte length of the block
  *   varint  positions start of the block, relative to the term's positions start   (if positions)
- *   varint  max term frequency in the block                                        (if freqs)
- *   byte    min norm in the block (shortest field length)                          (if freqs)
+ *   the block's impacts                                                            (if freqs)
  * blocks:
  *   byte    bit width of doc deltas, then the packed deltas (doc - previousDoc - 1)
  *   byte    bit width of (freq - 1), then the packed values                        (if freqs)
@@ -19,14 +18,21 @@
  * Positions in `.pos`: for each doc of the term, `freq` varints, each the delta from the previous
  * position within the doc (the first one absolute).
  *
- * The per-block max frequency and min norm give a block upper bound for BM25 (a score grows with
- * frequency and shrinks with length), which block-max pruning uses to skip whole blocks.
+ * A block's impacts (version 2; Lucene's competitive impacts) are its competitive (frequency, norm)
+ * pairs: those no other doc of the block beats on both, a higher frequency in a field as short or
+ * shorter. Ascending by both, each as `varint freq - previous freq`, `varint norm - previous norm`
+ * (the first from 0), after a `varint` count. Since BM25 grows with the frequency and shrinks with the
+ * length, the best score of a block is one of its impacts' whatever the collection statistics; the
+ * separate max frequency and min norm of version 1 (`varint` max freq, `byte` min norm, still read)
+ * often pair a long doc's frequency with a short doc's length and bound far above any real score.
+ * Block-max pruning uses these bounds to skip whole blocks.
  */
 import { ByteWriter } from '../bytes/byte-writer.js';
 import { bitsRequired, packBlock } from '../bitpacking/bitpacking.js';
 import { writeFooter, writeHeader } from '../file-format.js';
 import { IndexOptions, POSITIONS_MAGIC, POSTINGS_BLOCK, POSTINGS_MAGIC, POSTINGS_VERSION } from './postings-format.js';
 import type { TermInfo } from './postings-format.js';
+import { ImpactCollector } from './impacts.js';
 
 
 /** Streams terms' postings into the `.pst` and `.pos` files of one segment. */
@@ -37,10 +43,14 @@ export class PostingsWriter {
   private readonly blockFreqs = new Uint32Array(POSTINGS_BLOCK);
   private readonly blocks = new ByteWriter(1 << 12);
   private readonly skip = new ByteWriter(1 << 10);
+  /** Null when writing version 1 (max freq and min norm per block instead of impacts). */
+  private readonly impacts: ImpactCollector | null;
 
-  constructor() {
-    writeHeader(this.postings, POSTINGS_MAGIC, POSTINGS_VERSION);
-    writeHeader(this.positions, POSITIONS_MAGIC, POSTINGS_VERSION);
+  /** @param version the format version to write: the current one, or 1 (for compatibility tests) */
+  constructor(version: 1 | typeof POSTINGS_VERSION = POSTINGS_VERSION) {
+    writeHeader(this.postings, POSTINGS_MAGIC, version);
+    writeHeader(this.positions, POSITIONS_MAGIC, version);
+    this.impacts = version === 1 ? null : new ImpactCollector();
   }
 
   /**
@@ -69,6 +79,8 @@ export class PostingsWriter {
     let prevDoc = -1;
     let prevBlockLast = -1;
     let posIndex = 0;
+    // Only a term with a skip table has per-block impacts.
+    const impacts = numBlocks > 1 && hasFreqs ? this.impacts : null;
     for (let b = 0; b < numBlocks; b++) {
       const start = b * POSTINGS_BLOCK;
       const n = Math.min(POSTINGS_BLOCK, count - start);
@@ -88,6 +100,9 @@ export class PostingsWriter {
         if (hasNorms) {
           const nb = norms[doc];
           if (nb < blockMinNorm) blockMinNorm = nb;
+          impacts?.add(f, nb);
+        } else {
+          impacts?.add(f, 0);
         }
         if (hasPositions) {
           let prev = 0;
@@ -113,7 +128,9 @@ export class PostingsWriter {
         skip.writeVarint(prevDoc - prevBlockLast);
         skip.writeVarint(blocks.length - blockStart);
         if (hasPositions) skip.writeVarint(blockPositions);
-        if (hasFreqs) {
+        if (impacts !== null) {
+          impacts.writeTo(skip);
+        } else if (hasFreqs) {
           skip.writeVarint(blockMaxFreq);
           skip.writeByte(blockMinNorm);
         }
