@@ -4,7 +4,9 @@
  * the require cache; the test then names the packages a command must not have loaded.
  *
  * dist/cli.js is a bundle (scripts/build-cli.ts): a loaded chunk stands for the sources and
- * packages bundled into it, which the build lists in dist/cli-meta.json.
+ * packages bundled into it, which the build lists in dist/cli-meta.json. The modes sit in one file
+ * (dist/cli-modes-<hash>.cjs) whose exports list the bundled modules the process has run: that list,
+ * not the whole file, is what a mode loaded.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -40,7 +42,12 @@ import { appendFileSync } from 'node:fs';
 const out = process.env.RECORD_FILE;
 register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(HOOKS)}), { data: out });
 const require = createRequire(process.cwd() + '/');
-process.on('exit', () => { appendFileSync(out, Object.keys(require.cache).join('\\n') + '\\n'); });`;
+const evaluated = Symbol.for('yarrow.evaluatedModules');
+process.on('exit', () => {
+  const cached = Object.values(require.cache);
+  const run = cached.flatMap((m) => m.exports?.[evaluated]?.map((path) => 'evaluated ' + path) ?? []);
+  appendFileSync(out, [...Object.keys(require.cache), ...run].join('\\n') + '\\n');
+});`;
 
 /**
  * Packages (node_modules/<name>) the process loaded while running `yarrow <args>`; with `stopWhen`,
@@ -74,9 +81,14 @@ async function packagesLoaded(
     child.once('close', (c) => { resolve(c); });
   });
   // What the loader resolved; a file of the bundle stands for what was bundled into it.
-  const files = (await readFile(record, 'utf8')).split('\n').filter((l) => l !== '');
+  // The modes file stands for the modules it ran ("evaluated <path>" lines), not all it holds.
+  const lines = (await readFile(record, 'utf8')).split('\n').filter((l) => l !== '');
+  const files = lines.filter((l) => !l.startsWith('evaluated '));
+  const evaluated = lines.filter((l) => l.startsWith('evaluated ')).map((l) => l.slice('evaluated '.length));
   const bundle = bundleInputs();
-  const modules = [...new Set(files.flatMap((m) => (m.includes(dirname(CLI)) ? bundle.get(basename(m)) : undefined) ?? [m]))];
+  const modes = files.some((m) => /[\\/]cli-modes-[0-9a-f]+\.cjs$/.test(m));
+  assert.equal(modes, evaluated.length > 0, 'the modes file was loaded but listed no module it ran, or the reverse');
+  const modules = [...new Set([...evaluated, ...files.flatMap((m) => (/[\\/]cli-modes-[0-9a-f]+\.cjs$/.test(m) ? [] : m.includes(dirname(CLI)) ? bundle.get(basename(m)) : undefined) ?? [m])])];
   const packages = new Set<string>();
   for (const m of modules) {
     const match = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(m);
