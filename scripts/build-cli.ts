@@ -135,17 +135,36 @@ async function importedNames(pkg: string, files: ReadonlyMap<string, string>): P
 const LAZY_BUILTINS: readonly { readonly builtin: RegExp; readonly importer: RegExp }[] = [
   { builtin: /^node:(http2|https)$/, importer: /[\\/]fastify[\\/]lib[\\/]server\.js$/ },
   { builtin: /^node:child_process$/, importer: /[\\/]commander[\\/]lib[\\/]command\.js$/ },
+  // Loading node:crypto (all of it, webcrypto and x509 included) cost ~7 ms of `yarrow search`'s start,
+  // for hashes only bearer tokens, lock files and line ids take, none on the way to a first answer.
+  { builtin: /^node:crypto$/, importer: /[\\/]src[\\/]/ },
 ];
 
-/** Gives each of {@link LAZY_BUILTINS} a proxy that requires the real module on the first property read. */
+/**
+ * Gives each of {@link LAZY_BUILTINS} a stand-in that requires the real module on first use: for a
+ * CommonJS package a proxy that does so on the first property read; for our ES sources, whose named
+ * imports esbuild copies from the module's own properties when it loads, a module exporting each
+ * function of the built-in as a function that calls it (a name that is not a function of it fails
+ * the build, as an import the module lacks).
+ */
 const lazyBuiltins: esbuild.Plugin = {
   name: 'lazy-builtins',
   setup(build) {
-    build.onResolve({ filter: /^node:/ }, (args) => (LAZY_BUILTINS.some((l) => l.builtin.test(args.path) && l.importer.test(args.importer)) ? { path: args.path, namespace: 'lazy-builtin' } : undefined));
+    build.onResolve({ filter: /^node:/ }, (args) => {
+      if (!LAZY_BUILTINS.some((l) => l.builtin.test(args.path) && l.importer.test(args.importer))) return undefined;
+      return { path: args.path, namespace: args.importer.startsWith(src) ? 'lazy-builtin-esm' : 'lazy-builtin' };
+    });
     build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
       contents: `let real;\nconst load = () => (real ??= require(${JSON.stringify(args.path)}));\nmodule.exports = new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });\n`,
       loader: 'js',
     }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin-esm' }, async (args) => {
+      const real = (await import(args.path)) as Record<string, unknown>;
+      const functions = Object.keys(real).filter((name) => name !== 'default' && typeof real[name] === 'function');
+      const lines = [`let real;`, `const load = () => (real ??= require(${JSON.stringify(args.path)}));`];
+      for (const name of functions) lines.push(`export function ${name}(...args) { return load().${name}(...args); }`);
+      return { contents: `${lines.join('\n')}\n`, loader: 'js' };
+    });
   },
 };
 

@@ -46,7 +46,8 @@ const evaluated = Symbol.for('yarrow.evaluatedModules');
 process.on('exit', () => {
   const cached = Object.values(require.cache);
   const run = cached.flatMap((m) => m.exports?.[evaluated]?.map((path) => 'evaluated ' + path) ?? []);
-  appendFileSync(out, [...Object.keys(require.cache), ...run].join('\\n') + '\\n');
+  const builtins = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => 'builtin ' + m.slice('NativeModule '.length));
+  appendFileSync(out, [...Object.keys(require.cache), ...run, ...builtins].join('\\n') + '\\n');
 });`;
 
 /**
@@ -58,7 +59,7 @@ async function packagesLoaded(
   ws: Workspace,
   args: readonly string[],
   stopWhen?: (stderr: string) => Promise<boolean>,
-): Promise<{ code: number | null; stderr: string; packages: Set<string>; modules: string[]; files: string[] }> {
+): Promise<{ code: number | null; stderr: string; packages: Set<string>; modules: string[]; files: string[]; builtins: Set<string> }> {
   const record = ws.path('modules.txt');
   await writeFile(record, '');
   const env: Record<string, string | undefined> = { ...process.env, RECORD_FILE: record };
@@ -83,7 +84,8 @@ async function packagesLoaded(
   // What the loader resolved; a file of the bundle stands for what was bundled into it.
   // The modes file stands for the modules it ran ("evaluated <path>" lines), not all it holds.
   const lines = (await readFile(record, 'utf8')).split('\n').filter((l) => l !== '');
-  const files = lines.filter((l) => !l.startsWith('evaluated '));
+  const files = lines.filter((l) => !l.startsWith('evaluated ') && !l.startsWith('builtin '));
+  const builtins = new Set(lines.filter((l) => l.startsWith('builtin ')).map((l) => l.slice('builtin '.length)));
   const evaluated = lines.filter((l) => l.startsWith('evaluated ')).map((l) => l.slice('evaluated '.length));
   const bundle = bundleInputs();
   const modes = files.some((m) => /[\\/]cli-modes-[0-9a-f]+\.cjs$/.test(m));
@@ -94,7 +96,7 @@ async function packagesLoaded(
     const match = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(m);
     if (match !== null) packages.add(match[1].replace('\\', '/'));
   }
-  return { code, stderr, packages, modules, files };
+  return { code, stderr, packages, modules, files, builtins };
 }
 
 /** Whatever an HTTP mode, Kafka or S3 needs; no command but the ones that use them may load these. */
@@ -154,6 +156,8 @@ describe('yarrow start-up loads only what the mode uses', () => {
     // It did load the server, the config schema and the logger.
     for (const pkg of ['fastify', 'zod', 'yaml', 'pino']) assert.ok(run.packages.has(pkg), `search did not load ${pkg}: ${[...run.packages].join(', ')}`);
     for (const pkg of [...KAFKA, ...S3, 'lossless-json', 'onnxruntime-node', '@huggingface/tokenizers']) assert.ok(!run.packages.has(pkg), `search loaded ${pkg}`);
+    // Nor node:crypto (~7 ms), which only bearer tokens, lock files and env references in a config use.
+    assert.ok(run.builtins.has('http') && !run.builtins.has('crypto'), [...run.builtins].join(', '));
     // Of src/inference only the config schema and the error the inference routes answer with; of src/ingest only the zstd decoder request bodies may need.
     const allowed = /(inference-config|inference-error|zstd-decompressor|source-error)\.[jt]s$/;
     assert.deepEqual(run.modules.filter((m) => /(dist|src)[\\/](inference|plants|ingest)[\\/]/.test(m) && !allowed.test(m)), []);
