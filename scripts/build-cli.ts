@@ -4,9 +4,14 @@
  * ~500 modules of tsc's output and node_modules one by one (issue 17: most of `yarrow search`'s
  * time to its first answer was the module loader).
  *
- * - Code splitting keeps the CLI's lazy imports lazy: `--help` loads the entry and commander's
- *   chunk, `index file` never loads the server's chunk, and so on (test/e2e/cli/startup.test.ts
- *   reads dist/cli-meta.json, written here, to tell which sources a chunk holds).
+ * - The entry, src/cli.ts with main.ts (argv parsing), is an ES module with a few chunks: `--help`
+ *   loads the entry and commander's chunk and nothing else.
+ * - The modes (src/cli/run-mode.ts and all it imports: config, storage, engine, server) are one
+ *   CommonJS file, dist/cli-modes-<hash>.cjs, loaded with V8's code cache like the vendored packages
+ *   below: on Node 20, compiling our own ES chunks was ~35 ms of every `yarrow search` start. The
+ *   lazy imports inside it stay lazy (esbuild runs such a module's body on first import); the file
+ *   lists the modules it ran, which test/e2e/cli/startup.test.ts reads, since one file holds every
+ *   mode (dist/cli-meta.json, written here, tells which sources each other output holds).
  * - Packages that are native, optional or big and rarely used stay outside the bundle and are
  *   imported from node_modules when a mode needs them: the ONNX runtime, the AWS SDK, Kafka.
  * - The big packages the modes load after parsing argv (fastify, yaml, zod, pino) are bundled apart, each
@@ -37,22 +42,56 @@ const CHUNK_PREFIX = 'cli-chunk-';
 /** Prefix of every vendored file's name (see {@link VENDORED}). */
 const VENDOR_PREFIX = 'cli-vendor-';
 
+/** Prefix of the modes file's name (see {@link buildModes}). */
+const MODES_PREFIX = 'cli-modes-';
+
 /** Packages bundled apart into CommonJS files loaded with V8's code cache (src/cli/vendored.ts). */
 const VENDORED = ['fastify', '@fastify/cors', 'yaml', 'zod', 'pino'];
 
 /** Packages never bundled: native add-ons, optional dependencies, and clients only one mode uses. */
 const EXTERNAL = ['onnxruntime-node', '@aws-sdk/*', '@smithy/*', '@platformatic/kafka', '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler'];
 
-/** `import.meta.url` in src/<path>.ts -> the URL of dist/<path>.js, computed from the chunk's own URL. */
-const distUrlOfSource: esbuild.Plugin = {
-  name: 'dist-import-meta-url',
+/**
+ * `import.meta.url` in src/<path>.ts -> the URL of dist/<path>.js, computed from the URL of the
+ * output file (`base`: `import.meta.url` in an ES chunk, the file's own URL in the CommonJS modes file).
+ */
+function distUrlOfSource(base: string): esbuild.Plugin {
+  return {
+    name: 'dist-import-meta-url',
+    setup(build) {
+      build.onLoad({ filter: /\.ts$/ }, async (args) => {
+        if (!args.path.startsWith(src)) return undefined;
+        const source = await readFile(args.path, 'utf8');
+        if (!source.includes('import.meta.url')) return undefined;
+        return { contents: rewriteImportMetaUrl(args.path, source, base), loader: 'ts' };
+      });
+    },
+  };
+}
+
+/** `source` (of src/<path>.ts) with each `import.meta.url` made the URL of dist/<path>.js, relative to `base`. */
+function rewriteImportMetaUrl(file: string, source: string, base: string): string {
+  const distPath = relative(src, file).replaceAll('\\', '/').replace(/\.ts$/, '.js');
+  return source.replaceAll('import.meta.url', `new URL(${JSON.stringify(`./${distPath}`)}, ${base}).href`);
+}
+
+/** The name of the symbol under which the modes file's exports list the modules it has run (see {@link recordEvaluation}). */
+const EVALUATED_MODULES = 'yarrow.evaluatedModules';
+
+/**
+ * Appends to each module bundled into the modes file a call that records its path (relative to the
+ * repository, as in dist/cli-meta.json) once its body has run; the list is exported under
+ * Symbol.for({@link EVALUATED_MODULES}). One file holds every mode, so which modules a process
+ * loaded is no longer which files it read: test/e2e/cli/startup.test.ts reads this list instead.
+ * Runs after {@link distUrlOfSource} (which returns a source's contents itself when it rewrites them).
+ */
+const recordEvaluation: esbuild.Plugin = {
+  name: 'record-evaluation',
   setup(build) {
-    build.onLoad({ filter: /\.ts$/ }, async (args) => {
-      if (!args.path.startsWith(src)) return undefined;
+    build.onLoad({ filter: /\.(ts|js|mjs|cjs)$/, namespace: 'file' }, async (args) => {
       const source = await readFile(args.path, 'utf8');
-      if (!source.includes('import.meta.url')) return undefined;
-      const distPath = relative(src, args.path).replaceAll('\\', '/').replace(/\.ts$/, '.js');
-      return { contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(`./${distPath}`)}, import.meta.url).href`), loader: 'ts' };
+      const contents = args.path.startsWith(src) ? rewriteImportMetaUrl(args.path, source, '__yarrowModesUrl') : source;
+      return { contents: `${contents}\n;__yarrowEvaluated(${JSON.stringify(relative(root, args.path).replaceAll('\\', '/'))});\n`, loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
     });
   },
 };
@@ -96,17 +135,36 @@ async function importedNames(pkg: string, files: ReadonlyMap<string, string>): P
 const LAZY_BUILTINS: readonly { readonly builtin: RegExp; readonly importer: RegExp }[] = [
   { builtin: /^node:(http2|https)$/, importer: /[\\/]fastify[\\/]lib[\\/]server\.js$/ },
   { builtin: /^node:child_process$/, importer: /[\\/]commander[\\/]lib[\\/]command\.js$/ },
+  // Loading node:crypto (all of it, webcrypto and x509 included) cost ~7 ms of `yarrow search`'s start,
+  // for hashes only bearer tokens, lock files and line ids take, none on the way to a first answer.
+  { builtin: /^node:crypto$/, importer: /[\\/]src[\\/]/ },
 ];
 
-/** Gives each of {@link LAZY_BUILTINS} a proxy that requires the real module on the first property read. */
+/**
+ * Gives each of {@link LAZY_BUILTINS} a stand-in that requires the real module on first use: for a
+ * CommonJS package a proxy that does so on the first property read; for our ES sources, whose named
+ * imports esbuild copies from the module's own properties when it loads, a module exporting each
+ * function of the built-in as a function that calls it (a name that is not a function of it fails
+ * the build, as an import the module lacks).
+ */
 const lazyBuiltins: esbuild.Plugin = {
   name: 'lazy-builtins',
   setup(build) {
-    build.onResolve({ filter: /^node:/ }, (args) => (LAZY_BUILTINS.some((l) => l.builtin.test(args.path) && l.importer.test(args.importer)) ? { path: args.path, namespace: 'lazy-builtin' } : undefined));
+    build.onResolve({ filter: /^node:/ }, (args) => {
+      if (!LAZY_BUILTINS.some((l) => l.builtin.test(args.path) && l.importer.test(args.importer))) return undefined;
+      return { path: args.path, namespace: args.importer.startsWith(src) ? 'lazy-builtin-esm' : 'lazy-builtin' };
+    });
     build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
       contents: `let real;\nconst load = () => (real ??= require(${JSON.stringify(args.path)}));\nmodule.exports = new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });\n`,
       loader: 'js',
     }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin-esm' }, async (args) => {
+      const real = (await import(args.path)) as Record<string, unknown>;
+      const functions = Object.keys(real).filter((name) => name !== 'default' && typeof real[name] === 'function');
+      const lines = [`let real;`, `const load = () => (real ??= require(${JSON.stringify(args.path)}));`];
+      for (const name of functions) lines.push(`export function ${name}(...args) { return load().${name}(...args); }`);
+      return { contents: `${lines.join('\n')}\n`, loader: 'js' };
+    });
   },
 };
 
@@ -149,7 +207,7 @@ function vendoredImports(files: ReadonlyMap<string, { file: string; names: reado
   };
 }
 
-for (const name of await readdir(out)) if (name.startsWith(CHUNK_PREFIX) || name.startsWith(VENDOR_PREFIX)) await rm(join(out, name));
+for (const name of await readdir(out)) if (name.startsWith(CHUNK_PREFIX) || name.startsWith(VENDOR_PREFIX) || name.startsWith(MODES_PREFIX)) await rm(join(out, name));
 
 const srcFiles = new Map<string, string>();
 for (const file of await sources(src)) if (!file.startsWith(join(src, 'ui'))) srcFiles.set(file, await readFile(file, 'utf8'));
@@ -158,6 +216,55 @@ for (const pkg of VENDORED) {
   const names = await importedNames(pkg, srcFiles);
   vendored.set(pkg, { names, ...(await buildVendored(pkg, names)) });
 }
+
+/**
+ * Bundles src/cli/run-mode.ts (the modes and all they import: config, storage, engine, server)
+ * into one CommonJS file dist/cli-modes-<hash>.cjs, which src/cli/vendored.ts loads under V8's
+ * code cache as it does the vendored packages: compiling these ~1 MB of our own code was ~35 ms
+ * of each `yarrow search` start on Node 20 (issue 17). One file and one copy of each class: the
+ * errors a mode throws are checked by run-mode.ts, in the same file. Its lazy imports (the plant
+ * store, the embedding runtime, Kafka, S3) stay lazy: esbuild runs such a module's body on the
+ * first import.
+ */
+async function buildModes(): Promise<{ file: string; inputs: string[] }> {
+  const built = await esbuild.build({
+    entryPoints: [join(src, 'cli', 'run-mode.ts')],
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20.19',
+    external: EXTERNAL,
+    // The URL of this file, for the import.meta.url of each source bundled into it (distUrlOfSource).
+    banner: { js: 'const __yarrowModesUrl = require("node:url").pathToFileURL(__filename).href;\nconst __yarrowEvaluatedModules = [];\nconst __yarrowEvaluated = (path) => { __yarrowEvaluatedModules.push(path); };' },
+    footer: { js: `Object.defineProperty(module.exports, Symbol.for(${JSON.stringify(EVALUATED_MODULES)}), { value: __yarrowEvaluatedModules });` },
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+    // import.meta.resolve appears only on paths taken when running from .ts sources.
+    logOverride: { 'import-is-undefined': 'error', 'empty-import-meta': 'silent' },
+    write: false,
+    outdir: out,
+    plugins: [vendoredImports(vendored), lazyBuiltins, recordEvaluation],
+  });
+  const text = built.outputFiles[0].contents;
+  const file = `${MODES_PREFIX}${createHash('sha256').update(text).digest('hex').slice(0, 10)}.cjs`;
+  await writeFile(join(out, file), text);
+  return { file, inputs: Object.keys(built.metafile.inputs).sort() };
+}
+const modes = await buildModes();
+
+/** Resolves main.ts's import of ./run-mode.js to a module that takes runMode from the modes file. */
+const modesImport: esbuild.Plugin = {
+  name: 'modes-import',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/run-mode\.js$/ }, (args) => (args.importer === join(src, 'cli', 'main.ts') ? { path: 'run-mode', namespace: 'modes' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'modes' }, () => ({
+      contents: `import { loadVendored } from ${JSON.stringify(join(src, 'cli', 'vendored.ts'))};\nexport const runMode = loadVendored(${JSON.stringify(modes.file)}).runMode;\n`,
+      resolveDir: src,
+      loader: 'js',
+    }));
+  },
+};
 
 const result = await esbuild.build({
   entryPoints: { cli: join(src, 'cli.ts') },
@@ -179,13 +286,13 @@ const result = await esbuild.build({
   logLevel: 'warning',
   // A name src reads from a vendored namespace import that the vendored file lacks must fail the build.
   logOverride: { 'import-is-undefined': 'error' },
-  plugins: [distUrlOfSource, vendoredImports(vendored), lazyBuiltins],
+  plugins: [distUrlOfSource('import.meta.url'), modesImport, vendoredImports(vendored), lazyBuiltins],
 });
 
 /** Which sources each output holds, by output file name: the start-up test's map from chunks to modules. */
 const meta: Record<string, string[]> = {};
 for (const [file, output] of Object.entries(result.metafile.outputs)) meta[relative(out, join(root, file))] = Object.keys(output.inputs).sort();
-for (const { file, inputs } of vendored.values()) meta[file] = inputs;
+for (const { file, inputs } of [...vendored.values(), modes]) meta[file] = inputs;
 await writeFile(join(out, 'cli-meta.json'), `${JSON.stringify(meta, null, 1)}\n`);
 
 const sizes = Object.values(result.metafile.outputs).map((o) => o.bytes);

@@ -5,7 +5,7 @@
  * wired together. Nothing else may import from here.
  */
 export { runCli } from './main.js';
-export type { CliIo } from './main.js';
+export type { CliIo } from './cli-io.js';
 export { ExitCode, exitCodeOf } from './exit-codes.js';
 export { buildProgram, DEFAULT_HOST, DEFAULT_PORT } from './program.js';
 export type { Invocation, ProgramOutput } from './program.js';

@@ -1,8 +1,9 @@
 /**
  * Loads the CLI's vendored packages (fastify, yaml, zod, pino: scripts/build-cli.ts bundles each
- * into one CommonJS file, dist/cli-vendor-<name>-<hash>.cjs) with V8's code cache, so that a
- * process start deserializes their compiled code instead of parsing and compiling ~1.4 MB of
- * JavaScript again (issue 17: about half of the CPU `yarrow search` spent loading them).
+ * into one CommonJS file, dist/cli-vendor-<name>-<hash>.cjs) and its modes (our own code, one
+ * CommonJS file dist/cli-modes-<hash>.cjs) with V8's code cache, so that a process start
+ * deserializes their compiled code instead of parsing and compiling ~2.5 MB of JavaScript again
+ * (issue 17: about half of the CPU `yarrow search` spent loading them).
  *
  * Node >= 22.1 has its own compile cache (`module.enableCompileCache`, turned on by src/cli.ts),
  * which covers files loaded with `require`: there the file is simply required. Node 20 has none

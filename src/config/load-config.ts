@@ -4,7 +4,6 @@
  * index's fields with the engine's mapping checker, apply `YARROW_CORE_*` / `NIXIESEARCH_CORE_*`
  * overrides, and report every problem at once as one {@link ConfigError} naming file, line and path.
  */
-import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { LineCounter, parseDocument, parse as parseYaml, visit } from 'yaml';
 import type { Document } from 'yaml';
@@ -182,14 +181,17 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * is first swapped for an inert placeholder word (same line, so line numbers hold).
  */
 function maskReferences(text: string): { masked: string; refs: string[]; token: RegExp } {
-  const nonce = randomBytes(4).toString('hex');
+  // A tag no text of the file contains, so that the placeholders are the only matches of the token
+  // (chosen by counting, not drawn from node:crypto, which loading cost ~7 ms of a start; issue 17).
+  let tag = 0;
+  while (text.includes(`__yarrow_env_${String(tag)}_`)) tag++;
   const refs: string[] = [];
   const masked = text.replace(/\$\$\{|\$\{[^}\n]*\}/g, (m) => {
     if (m === '$${') return m;
     refs.push(m);
-    return `__yarrow_env_${nonce}_${refs.length - 1}__`;
+    return `__yarrow_env_${String(tag)}_${refs.length - 1}__`;
   });
-  return { masked, refs, token: new RegExp(`__yarrow_env_${nonce}_(\\d+)__`, 'g') };
+  return { masked, refs, token: new RegExp(`__yarrow_env_${String(tag)}_(\\d+)__`, 'g') };
 }
 
 function substituteScalars(doc: Document, lineCounter: LineCounter, file: string, env: Env, refs: readonly string[], token: RegExp): void {

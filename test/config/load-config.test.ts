@@ -54,6 +54,12 @@ describe('parseConfig', () => {
     assert.equal(config.store.local?.path, '{ evil: 1 }');
   });
 
+  it('keeps text that looks like its own placeholders as it is', () => {
+    // The placeholders a reference is swapped for while YAML parses are __yarrow_env_<tag>_<n>__.
+    const text = 'store:\n  local: { path: "__yarrow_env_0_0__/${DIR}/__yarrow_env_1_0__" }\n';
+    assert.equal(parseConfig(text, 'c.yml', { DIR: 'd' }).config.store.local?.path, '__yarrow_env_0_0__/d/__yarrow_env_1_0__');
+  });
+
   it('ignores references in comments and keeps $${ as a literal ${', () => {
     const text = '# uses ${NOT_SET} somewhere\nstore:\n  local: { path: "$${HOME}" }\n';
     assert.equal(parseConfig(text, 'c.yml', {}).config.store.local?.path, '${HOME}');

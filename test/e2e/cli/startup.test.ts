@@ -4,7 +4,9 @@
  * the require cache; the test then names the packages a command must not have loaded.
  *
  * dist/cli.js is a bundle (scripts/build-cli.ts): a loaded chunk stands for the sources and
- * packages bundled into it, which the build lists in dist/cli-meta.json.
+ * packages bundled into it, which the build lists in dist/cli-meta.json. The modes sit in one file
+ * (dist/cli-modes-<hash>.cjs) whose exports list the bundled modules the process has run: that list,
+ * not the whole file, is what a mode loaded.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -40,7 +42,13 @@ import { appendFileSync } from 'node:fs';
 const out = process.env.RECORD_FILE;
 register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(HOOKS)}), { data: out });
 const require = createRequire(process.cwd() + '/');
-process.on('exit', () => { appendFileSync(out, Object.keys(require.cache).join('\\n') + '\\n'); });`;
+const evaluated = Symbol.for('yarrow.evaluatedModules');
+process.on('exit', () => {
+  const cached = Object.values(require.cache);
+  const run = cached.flatMap((m) => m.exports?.[evaluated]?.map((path) => 'evaluated ' + path) ?? []);
+  const builtins = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => 'builtin ' + m.slice('NativeModule '.length));
+  appendFileSync(out, [...Object.keys(require.cache), ...run, ...builtins].join('\\n') + '\\n');
+});`;
 
 /**
  * Packages (node_modules/<name>) the process loaded while running `yarrow <args>`; with `stopWhen`,
@@ -51,7 +59,7 @@ async function packagesLoaded(
   ws: Workspace,
   args: readonly string[],
   stopWhen?: (stderr: string) => Promise<boolean>,
-): Promise<{ code: number | null; stderr: string; packages: Set<string>; modules: string[]; files: string[] }> {
+): Promise<{ code: number | null; stderr: string; packages: Set<string>; modules: string[]; files: string[]; builtins: Set<string> }> {
   const record = ws.path('modules.txt');
   await writeFile(record, '');
   const env: Record<string, string | undefined> = { ...process.env, RECORD_FILE: record };
@@ -74,15 +82,21 @@ async function packagesLoaded(
     child.once('close', (c) => { resolve(c); });
   });
   // What the loader resolved; a file of the bundle stands for what was bundled into it.
-  const files = (await readFile(record, 'utf8')).split('\n').filter((l) => l !== '');
+  // The modes file stands for the modules it ran ("evaluated <path>" lines), not all it holds.
+  const lines = (await readFile(record, 'utf8')).split('\n').filter((l) => l !== '');
+  const files = lines.filter((l) => !l.startsWith('evaluated ') && !l.startsWith('builtin '));
+  const builtins = new Set(lines.filter((l) => l.startsWith('builtin ')).map((l) => l.slice('builtin '.length)));
+  const evaluated = lines.filter((l) => l.startsWith('evaluated ')).map((l) => l.slice('evaluated '.length));
   const bundle = bundleInputs();
-  const modules = [...new Set(files.flatMap((m) => (m.includes(dirname(CLI)) ? bundle.get(basename(m)) : undefined) ?? [m]))];
+  const modes = files.some((m) => /[\\/]cli-modes-[0-9a-f]+\.cjs$/.test(m));
+  assert.equal(modes, evaluated.length > 0, 'the modes file was loaded but listed no module it ran, or the reverse');
+  const modules = [...new Set([...evaluated, ...files.flatMap((m) => (/[\\/]cli-modes-[0-9a-f]+\.cjs$/.test(m) ? [] : m.includes(dirname(CLI)) ? bundle.get(basename(m)) : undefined) ?? [m])])];
   const packages = new Set<string>();
   for (const m of modules) {
     const match = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(m);
     if (match !== null) packages.add(match[1].replace('\\', '/'));
   }
-  return { code, stderr, packages, modules, files };
+  return { code, stderr, packages, modules, files, builtins };
 }
 
 /** Whatever an HTTP mode, Kafka or S3 needs; no command but the ones that use them may load these. */
@@ -142,6 +156,8 @@ describe('yarrow start-up loads only what the mode uses', () => {
     // It did load the server, the config schema and the logger.
     for (const pkg of ['fastify', 'zod', 'yaml', 'pino']) assert.ok(run.packages.has(pkg), `search did not load ${pkg}: ${[...run.packages].join(', ')}`);
     for (const pkg of [...KAFKA, ...S3, 'lossless-json', 'onnxruntime-node', '@huggingface/tokenizers']) assert.ok(!run.packages.has(pkg), `search loaded ${pkg}`);
+    // Nor node:crypto (~7 ms), which only bearer tokens, lock files and env references in a config use.
+    assert.ok(run.builtins.has('http') && !run.builtins.has('crypto'), [...run.builtins].join(', '));
     // Of src/inference only the config schema and the error the inference routes answer with; of src/ingest only the zstd decoder request bodies may need.
     const allowed = /(inference-config|inference-error|zstd-decompressor|source-error)\.[jt]s$/;
     assert.deepEqual(run.modules.filter((m) => /(dist|src)[\\/](inference|plants|ingest)[\\/]/.test(m) && !allowed.test(m)), []);

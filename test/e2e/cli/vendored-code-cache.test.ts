@@ -1,5 +1,5 @@
 /**
- * The vendored packages of the built CLI (src/cli/vendored.ts) start from a compile cache in
+ * The vendored packages of the built CLI and its modes file (src/cli/vendored.ts) start from a compile cache in
  * NODE_COMPILE_CACHE: on Node 20 the CLI's own V8 code caches, written at the exit of a run that
  * had none and replaced when V8 rejects one; on Node >= 22.1, node's compile cache.
  */
@@ -43,9 +43,9 @@ describe('vendored packages start from a compile cache', () => {
       assert.ok(files.length > 0, `nothing in ${cacheDir}`);
       return;
     }
-    // `index file` loads the config's parser and schema and the logger, not the server.
-    const caches = files.filter((f) => /cli-vendor-[\w-]+\.v8cache$/.test(f));
-    assert.deepEqual(caches.map((f) => /cli-vendor-([a-z]+)-/.exec(f)?.[1]).sort(), ['pino', 'yaml', 'zod']);
+    // `index file` loads the modes (our own code), the config's parser and schema and the logger, not the server.
+    const caches = files.filter((f) => /cli-(vendor-[\w-]+|modes-[0-9a-f]+)\.v8cache$/.test(f));
+    assert.deepEqual(caches.map((f) => /cli-(?:vendor-)?([a-z]+)-/.exec(f)?.[1]).sort(), ['modes', 'pino', 'yaml', 'zod']);
     for (const f of caches) await writeFile(f, 'not a code cache');
     const second = await ws.run(index, env);
     assert.equal(second.code, 0, second.stderr);
