@@ -108,23 +108,21 @@ export class FieldInverter {
         this.tokenize = (text, sink, start) => decomposed.tokenize(text, sink, start);
       } else {
         // Spans: a token the thread has seen before (in any field of any buffer) is found from the
-        // text's characters, with no string made. Tokens that need more than ASCII lowercasing take
-        // the string path.
+        // text's characters, with no string made.
         const vocabulary = sharedVocabulary(analyzer, decomposed.normalizeUncached ?? ((token) => decomposed.normalize(token)));
         this.vocabularyEpoch = vocabulary.epoch;
         let text = '';
         const spanSink: SpanSink = (position, start, end, flags, hash) => {
-          let id;
-          if ((flags & (SpanFlags.upperOther | SpanFlags.curlyApostrophe)) === 0) {
-            const ordinal = vocabulary.ordinal(text, start, end, flags, hash);
-            if (ordinal === DROPPED) return;
-            if (vocabulary.epoch !== this.vocabularyEpoch) this.forgetOrdinals(vocabulary.epoch);
-            id = ordinal < this.localIds.length ? this.localIds[ordinal] - 1 : -1;
-            if (id < 0) id = this.mapOrdinal(vocabulary, ordinal);
-          } else {
-            id = rawId(spanTerm(text, start, end, flags));
-            if (id < 0) return;
-          }
+          // Tokens that need more than ASCII lowercasing are made as strings, and the vocabulary
+          // keys those by string: either way the token has an ordinal of the vocabulary.
+          const ordinal =
+            (flags & (SpanFlags.upperOther | SpanFlags.curlyApostrophe)) === 0
+              ? vocabulary.ordinal(text, start, end, flags, hash)
+              : vocabulary.tokenOrdinal(spanTerm(text, start, end, flags));
+          if (ordinal === DROPPED) return;
+          if (vocabulary.epoch !== this.vocabularyEpoch) this.forgetOrdinals(vocabulary.epoch);
+          let id = ordinal < this.localIds.length ? this.localIds[ordinal] - 1 : -1;
+          if (id < 0) id = this.mapOrdinal(vocabulary, ordinal);
           this.addToken(id, position);
         };
         this.tokenize = (value, _sink, start) => {
