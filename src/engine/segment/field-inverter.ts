@@ -108,23 +108,21 @@ export class FieldInverter {
         this.tokenize = (text, sink, start) => decomposed.tokenize(text, sink, start);
       } else {
         // Spans: a token the thread has seen before (in any field of any buffer) is found from the
-        // text's characters, with no string made. Tokens that need more than ASCII lowercasing take
-        // the string path.
+        // text's characters, with no string made.
         const vocabulary = sharedVocabulary(analyzer, decomposed.normalizeUncached ?? ((token) => decomposed.normalize(token)));
         this.vocabularyEpoch = vocabulary.epoch;
         let text = '';
         const spanSink: SpanSink = (position, start, end, flags, hash) => {
-          let id;
-          if ((flags & (SpanFlags.upperOther | SpanFlags.curlyApostrophe)) === 0) {
-            const ordinal = vocabulary.ordinal(text, start, end, flags, hash);
-            if (ordinal === DROPPED) return;
-            if (vocabulary.epoch !== this.vocabularyEpoch) this.forgetOrdinals(vocabulary.epoch);
-            id = ordinal < this.localIds.length ? this.localIds[ordinal] - 1 : -1;
-            if (id < 0) id = this.mapOrdinal(vocabulary, ordinal);
-          } else {
-            id = rawId(spanTerm(text, start, end, flags));
-            if (id < 0) return;
-          }
+          // Tokens that need more than ASCII lowercasing are made as strings, and the vocabulary
+          // keys those by string: either way the token has an ordinal of the vocabulary.
+          const ordinal =
+            (flags & (SpanFlags.upperOther | SpanFlags.curlyApostrophe)) === 0
+              ? vocabulary.ordinal(text, start, end, flags, hash)
+              : vocabulary.tokenOrdinal(spanTerm(text, start, end, flags));
+          if (ordinal === DROPPED) return;
+          if (vocabulary.epoch !== this.vocabularyEpoch) this.forgetOrdinals(vocabulary.epoch);
+          let id = ordinal < this.localIds.length ? this.localIds[ordinal] - 1 : -1;
+          if (id < 0) id = this.mapOrdinal(vocabulary, ordinal);
           this.addToken(id, position);
         };
         this.tokenize = (value, _sink, start) => {
@@ -214,9 +212,21 @@ export class FieldInverter {
 
   private addToken(id: number, position: number): void {
     this.currentLength++;
+    const state = this.termState;
     const at = id * TERM;
-    if (this.termState[at + LAST_DOC] !== this.currentDoc) {
-      this.termState[at + LAST_DOC] = this.currentDoc;
+    if (state[at + LAST_DOC] !== this.currentDoc) {
+      state[at + LAST_DOC] = this.currentDoc;
+      const tail = state[at + TAIL];
+      // The term's first token in this doc: its marker and position go in together when the
+      // slice has room for both (the common case), with one read and write of the term's state.
+      if (tail + 1 < state[at + END]) {
+        const slab = this.slab;
+        slab[tail] = -(this.currentDoc + 1);
+        slab[tail + 1] = position;
+        state[at + TAIL] = tail + 2;
+        state[at + COUNT] += 2;
+        return;
+      }
       this.append(at, -(this.currentDoc + 1));
     }
     this.append(at, position);
@@ -256,39 +266,53 @@ export class FieldInverter {
       sumTotalTermFreq: this.sumTotalTermFreq,
     });
     const sorted = sortedTermIds(this.terms);
+    // The loop that yields is async, the work is not: V8 optimises a resumable function late or
+    // never while it runs (it is called once per field), so the loops over terms and postings
+    // live in plain methods, which are hot after a few terms.
+    const out = new TermPostings();
+    for (let from = 0; from < sorted.length; ) {
+      from = this.writeTerms(writer, sorted, from, out);
+      if (from < sorted.length && slicer.due()) await slicer.yield();
+    }
+  }
+
+  /**
+   * Writes terms `sorted[from..]` until about 4,096 ints of postings are decoded (the clock is
+   * read between such runs, not per term: most terms take well under a microsecond); returns
+   * where it stopped.
+   */
+  private writeTerms(writer: SegmentWriter, sorted: Int32Array, from: number, out: TermPostings): number {
     const terms = this.terms;
-    let docs = new Int32Array(1024);
-    let freqs = new Int32Array(1024);
-    let positions = new Int32Array(1024);
-    const slab = this.slab;
-    // The clock is read after every ~4,096 ints of postings decoded, not per term: most terms
-    // take well under a microsecond.
     let work = 0;
-    for (const id of sorted) {
-      if (work >= 4096) {
-        work = 0;
-        if (slicer.due()) await slicer.yield();
-      }
+    let i = from;
+    for (; i < sorted.length && work < 4096; i++) {
+      const id = sorted[i];
       const count = this.termState[id * TERM + COUNT];
       work += count + 16;
-      // Every int is a marker or a position: `count` bounds both.
-      if (count > positions.length) {
-        positions = new Int32Array(count * 2);
-        docs = new Int32Array(count * 2);
-        freqs = new Int32Array(count * 2);
-      }
-      let nDocs = 0;
-      let nPositions = 0;
-      let level = 0;
-      let p = this.termState[id * TERM + HEAD];
-      let end = p + SLICE_SIZES[0] - 1;
-      for (let i = 0; i < count; i++) {
-        if (p === end) {
-          p = slab[end];
-          if (level < MAX_LEVEL) level++;
-          end = p + SLICE_SIZES[level] - 1;
-        }
-        const v = slab[p++];
+      const nDocs = this.decode(id, count, out);
+      writer.addTerm(terms[id], nDocs, out.docs, out.freqs, out.positions);
+    }
+    return i;
+  }
+
+  /** Decodes the `count` ints of term `id`'s stream into `out`; returns its number of docs. */
+  private decode(id: number, count: number, out: TermPostings): number {
+    // Every int is a marker or a position: `count` bounds both.
+    if (count > out.positions.length) out.reserve(count);
+    const { docs, freqs, positions } = out;
+    const slab = this.slab;
+    let nDocs = 0;
+    let nPositions = 0;
+    let level = 0;
+    let p = this.termState[id * TERM + HEAD];
+    let left = count;
+    // Slice by slice: the last int of each links to the next.
+    for (;;) {
+      const sliceEnd = p + SLICE_SIZES[level] - 1;
+      const end = left < sliceEnd - p ? p + left : sliceEnd;
+      left -= end - p;
+      for (; p < end; p++) {
+        const v = slab[p];
         if (v < 0) {
           docs[nDocs] = -v - 1;
           freqs[nDocs++] = 0;
@@ -297,8 +321,24 @@ export class FieldInverter {
           positions[nPositions++] = v;
         }
       }
-      writer.addTerm(terms[id], nDocs, docs, freqs, positions);
+      if (left === 0) return nDocs;
+      p = slab[sliceEnd];
+      if (level < MAX_LEVEL) level++;
     }
+  }
+}
+
+/** One term's decoded postings: scratch arrays reused from term to term. */
+class TermPostings {
+  docs = new Int32Array(1024);
+  freqs = new Int32Array(1024);
+  positions = new Int32Array(1024);
+
+  /** Makes room for `count` docs and positions. */
+  reserve(count: number): void {
+    this.docs = new Int32Array(count * 2);
+    this.freqs = new Int32Array(count * 2);
+    this.positions = new Int32Array(count * 2);
   }
 }
 

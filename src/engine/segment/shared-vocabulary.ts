@@ -30,6 +30,8 @@ export class SharedVocabulary {
   terms: string[] = [];
   private table = new RawTokenTable(MAX_SPANS);
   private ordinals = new Map<string, number>();
+  /** Raw token -> ordinal, for the tokens {@link tokenOrdinal} keys by string. */
+  private tokenOrdinals = new Map<string, number>();
 
   /** @param normalize the analyzer's filter chain for one raw token (null: dropped). */
   constructor(private readonly normalize: (token: string) => string | null) {}
@@ -49,28 +51,51 @@ export class SharedVocabulary {
     return found === ABSENT ? this.learn(text, start, end, flags, hash) : found;
   }
 
+  /**
+   * The term ordinal of `token`, a raw token the span table cannot key (its lowercasing is more
+   * than ASCII, or it had a curly apostrophe: `spanTerm` has made it), or {@link DROPPED}. Kept
+   * by the token's string, so such tokens map to the same ordinals as spans do and an inverter
+   * needs no term map of its own. May start a new epoch, as {@link ordinal} may.
+   */
+  tokenOrdinal(token: string): number {
+    let ordinal = this.tokenOrdinals.get(token);
+    if (ordinal === undefined) {
+      if (this.tokenOrdinals.size >= MAX_SPANS) this.restart();
+      ordinal = this.termOrdinal(this.normalize(token));
+      this.tokenOrdinals.set(token, ordinal);
+    }
+    return ordinal;
+  }
+
   private learn(text: string, start: number, end: number, flags: number, hash: number): number {
     if (this.table.size >= MAX_SPANS || this.table.keyChars >= MAX_CHARS) {
-      this.epoch++;
-      this.terms = [];
-      this.ordinals = new Map();
-      this.table = new RawTokenTable(MAX_SPANS);
+      this.restart();
       this.table.find(text, start, end, flags !== 0, hash);
     }
-    const term = this.normalize(spanTerm(text, start, end, flags));
-    let ordinal = DROPPED;
-    if (term !== null) {
-      const known = this.ordinals.get(term);
-      if (known === undefined) {
-        ordinal = this.terms.length;
-        this.terms.push(term);
-        this.ordinals.set(term, ordinal);
-      } else {
-        ordinal = known;
-      }
-    }
+    const ordinal = this.termOrdinal(this.normalize(spanTerm(text, start, end, flags)));
     this.table.add(text, start, end, flags !== 0, hash, ordinal);
     return ordinal;
+  }
+
+  /** The ordinal of `term` (a new one if it has none), or {@link DROPPED} for null. */
+  private termOrdinal(term: string | null): number {
+    if (term === null) return DROPPED;
+    let ordinal = this.ordinals.get(term);
+    if (ordinal === undefined) {
+      ordinal = this.terms.length;
+      this.terms.push(term);
+      this.ordinals.set(term, ordinal);
+    }
+    return ordinal;
+  }
+
+  /** Starts again empty under a new epoch. */
+  private restart(): void {
+    this.epoch++;
+    this.terms = [];
+    this.ordinals = new Map();
+    this.tokenOrdinals = new Map();
+    this.table = new RawTokenTable(MAX_SPANS);
   }
 }
 

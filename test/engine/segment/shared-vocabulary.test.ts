@@ -81,6 +81,31 @@ describe('SharedVocabulary', () => {
     assert.equal(vocabulary.epoch, 0);
   });
 
+  it('gives a token made as a string the ordinal of its term, shared with spans, and learns it once', () => {
+    const seen: string[] = [];
+    const vocabulary = new SharedVocabulary((token) => {
+      seen.push(token);
+      return token === 'the' ? null : token.replace(/s$/, '');
+    });
+    assert.deepEqual(ordinals(vocabulary, 'école runs'), [0, 1]);
+    // "écoles" (lowercased from "ÉCOLES" by the caller) is a new token of the known term "école".
+    assert.deepEqual([vocabulary.tokenOrdinal('écoles'), vocabulary.tokenOrdinal('run'), vocabulary.tokenOrdinal('the')], [0, 1, DROPPED]);
+    assert.deepEqual([vocabulary.tokenOrdinal('écoles'), vocabulary.tokenOrdinal('the')], [0, DROPPED]);
+    assert.deepEqual(vocabulary.terms, ['école', 'run']);
+    assert.deepEqual(seen, ['école', 'runs', 'écoles', 'run', 'the']);
+  });
+
+  it('starts again under a new epoch when the tokens it keys by string pass the bound', () => {
+    const vocabulary = new SharedVocabulary((token) => token);
+    for (let i = 0; i < MAX_SPANS; i++) assert.equal(vocabulary.tokenOrdinal(`é${i.toString(36)}`), i);
+    assert.equal(vocabulary.epoch, 0);
+    assert.equal(vocabulary.tokenOrdinal('ünïcödé'), 0);
+    assert.equal(vocabulary.epoch, 1);
+    assert.deepEqual(vocabulary.terms, ['ünïcödé']);
+    // The new epoch's terms are shared by spans: the span "ünïcödé" finds the token's ordinal.
+    assert.deepEqual(ordinals(vocabulary, 'x ünïcödé'), [1, 0]);
+  });
+
   it('starts again empty past its bound, under a new epoch', () => {
     const vocabulary = new SharedVocabulary((token) => token);
     const words = Array.from({ length: MAX_SPANS + 10 }, (_, i) => `w${i.toString(36)}`);
