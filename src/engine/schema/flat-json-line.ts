@@ -180,7 +180,10 @@ export function readFlatLine(
     id = deriveId(location.line);
     storedJson = `{"_id":${JSON.stringify(id)}`;
   } else {
-    const raw = valueOf(kinds[n], text, starts[n], ends[n]);
+    // The id outlives the line (the buffer keeps it until the flush): parsed into a string of its
+    // own, not sliced, so that it does not hold on to the line (V8 copies slices under 13 chars).
+    const kind = kinds[n] === Kind.plainString && ends[n] - starts[n] > 14 ? Kind.escapedString : kinds[n];
+    const raw = valueOf(kind, text, starts[n], ends[n]);
     if (raw === null) return null;
     id = readId(raw, location)!;
     storedJson = `{"_id":${kinds[n] === Kind.plainString ? text.slice(starts[n], ends[n]) : JSON.stringify(id)}`;
