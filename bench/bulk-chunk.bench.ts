@@ -9,8 +9,11 @@
  *
  *   node --expose-gc --max-semi-space-size=4 --heap-growing-percent=25 --import tsx bench/bulk-chunk.bench.ts [--corpus npm|debian|all]
  *   YARROW_BENCH_ROUNDS=5 ... (the best round by CPU time is printed; default 3)
+ *   YARROW_BENCH_MAPPING=text ... (the mapping `yarrow-cli` indexes with: `_id` and the searched fields)
  *
- * Prints per corpus: docs per CPU-second (best round; wall time alongside), time in GC and the
+ * Runs each round twice, with the flat-line fast path (`flat-json-line.ts`) and with the general
+ * path (JSON.parse, validateDocument, JSON.stringify), interleaved.
+ * Prints per corpus and path: docs per CPU-second (best round; wall time alongside), time in GC and the
  * share of it, flush time, segments.
  */
 import { constants, PerformanceObserver } from 'node:perf_hooks';
@@ -20,7 +23,7 @@ import { defaultWriterOptions } from '../src/engine/commit/writer-options.js';
 import { parseMapping } from '../src/engine/schema/mapping.js';
 import { CORPORA, CORPUS_NAMES, docLimit, isCorpusName, loadCorpus } from './corpus.js';
 import type { CorpusName } from './corpus.js';
-import { MAPPINGS } from './engines/yarrow.js';
+import { MAPPINGS, TEXT_MAPPINGS } from './engines/yarrow.js';
 
 const CHUNK_BYTES = 1024 * 1024;
 
@@ -69,8 +72,9 @@ function cpuMs(): number {
   return (u.user + u.system) / 1000;
 }
 
-async function round(corpus: CorpusName, chunks: readonly { bytes: Uint8Array; firstLine: number }[]): Promise<Round> {
-  const mapping = parseMapping({ fields: { _id: { type: 'id' }, ...MAPPINGS[corpus].fields } }, corpus);
+async function round(corpus: CorpusName, chunks: readonly { bytes: Uint8Array; firstLine: number }[], fastPath: boolean): Promise<Round> {
+  const mappings = process.env.YARROW_BENCH_MAPPING === 'text' ? TEXT_MAPPINGS : MAPPINGS;
+  const mapping = parseMapping({ fields: { _id: { type: 'id' }, ...mappings[corpus].fields } }, corpus);
   const flushBytes = defaultWriterOptions.maxBufferBytes;
   globalThis.gc?.();
   let gcMs = 0;
@@ -86,12 +90,12 @@ async function round(corpus: CorpusName, chunks: readonly { bytes: Uint8Array; f
   const wall0 = performance.now();
   let flushMs = 0;
   let segments = 0;
-  let buffer = new BulkBuffer(mapping, getAnalyzer);
+  let buffer = new BulkBuffer(mapping, getAnalyzer, fastPath);
   const flush = async (): Promise<void> => {
     const t = performance.now();
     await buffer.flush(`_${segments++}`);
     flushMs += performance.now() - t;
-    buffer = new BulkBuffer(mapping, getAnalyzer);
+    buffer = new BulkBuffer(mapping, getAnalyzer, fastPath);
   };
   for (const { bytes, firstLine } of chunks) {
     buffer.addChunk(bytes, firstLine, corpus, 'bench:');
@@ -111,15 +115,20 @@ async function main(): Promise<void> {
   for (const corpus of parseCorpora(process.argv.slice(2))) {
     const docs = await loadCorpus(CORPORA[corpus], docLimit());
     const chunks = chunksOf(docs.map((d) => JSON.stringify(d)));
-    let best: Round | null = null;
+    // Both paths, rounds interleaved so that the shared machine's load falls on both alike.
+    const best = new Map<boolean, Round>();
     for (let r = 0; r < rounds; r++) {
-      const result = await round(corpus, chunks);
-      if (best === null || result.cpuMs < best.cpuMs) best = result;
+      for (const fastPath of [true, false]) {
+        const result = await round(corpus, chunks, fastPath);
+        const b = best.get(fastPath);
+        if (b === undefined || result.cpuMs < b.cpuMs) best.set(fastPath, result);
+      }
     }
-    const b = best!;
-    const perCpuS = Math.round(docs.length / (b.cpuMs / 1000));
-    const perS = Math.round(docs.length / (b.wallMs / 1000));
-    console.log(`${corpus}: ${docs.length} docs, ${perCpuS} docs/CPU-s (${perS} docs/s wall), CPU ${b.cpuMs.toFixed(0)} ms, GC ${b.gcMs.toFixed(0)} ms (${((100 * b.gcMs) / b.wallMs).toFixed(1)}% of wall; scavenges ${b.minorGcMs.toFixed(0)} ms), flush ${b.flushMs.toFixed(0)} ms, ${b.segments} segments`);
+    for (const [fastPath, b] of best) {
+      const perCpuS = Math.round(docs.length / (b.cpuMs / 1000));
+      const perS = Math.round(docs.length / (b.wallMs / 1000));
+      console.log(`${corpus} ${fastPath ? 'flat-line fast path' : 'general path'}: ${docs.length} docs, ${perCpuS} docs/CPU-s (${perS} docs/s wall), CPU ${b.cpuMs.toFixed(0)} ms, GC ${b.gcMs.toFixed(0)} ms (${((100 * b.gcMs) / b.wallMs).toFixed(1)}% of wall; scavenges ${b.minorGcMs.toFixed(0)} ms), flush ${b.flushMs.toFixed(0)} ms, ${b.segments} segments`);
+    }
   }
 }
 

@@ -5,7 +5,9 @@
  * (`bulk-ids.ts`). Apart from the thread so that a benchmark can time it on one thread.
  */
 import type { Analyzer } from '../analysis/analyzer.js';
-import { validateDocument } from '../schema/document.js';
+import { noVectors, validateDocument } from '../schema/document.js';
+import { flatPlanOf, readFlatLine } from '../schema/flat-json-line.js';
+import type { FlatPlan } from '../schema/flat-json-line.js';
 import { isBlankLine, parseJsonLine } from '../schema/json-line.js';
 import type { Mapping } from '../schema/mapping.js';
 import { SegmentBuffer } from '../segment/segment-buffer.js';
@@ -27,12 +29,17 @@ export class BulkBuffer {
   readonly buffer: SegmentBuffer;
   private lines: number[] = [];
   private ids: string[] = [];
+  /** The fast path's plan (`flat-json-line.ts`), null when every line takes the general path. */
+  private readonly flat: FlatPlan | null;
 
+  /** `fastPath: false` sends every line through the general path (tests and benchmarks compare the two). */
   constructor(
     private readonly mapping: Mapping,
     analyzer: (name: string) => Analyzer,
+    fastPath = true,
   ) {
     this.buffer = new SegmentBuffer(mapping, analyzer);
+    this.flat = fastPath ? flatPlanOf(mapping) : null;
   }
 
   /** Docs buffered. */
@@ -48,30 +55,42 @@ export class BulkBuffer {
    *   document; the documents before it stay buffered.
    */
   addChunk(bytes: Uint8Array, firstLine: number, source: string, idPrefix: string): { docs: number; lastLine: number } {
-    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-    const { buffer, lines, ids, mapping } = this;
+    const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const { buffer, lines, ids, mapping, flat } = this;
+    const deriveId = (at: number | undefined): string => lineDocumentId(idPrefix, at!);
     let line = firstLine;
-    let start = line === 1 && text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    let at = line === 1 && input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf ? 3 : 0;
     let docs = 0;
     let lastLine = 0;
-    for (; start < text.length; line++) {
-      let end = text.indexOf('\n', start);
-      if (end < 0) end = text.length;
-      if (!isBlankLine(text, start, end)) {
-        const raw = parseJsonLine(text.slice(start, end), source, line);
-        if (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && !('_id' in raw)) {
-          (raw as Record<string, unknown>)._id = lineDocumentId(idPrefix, line);
+    for (; at < input.length; line++) {
+      let lineEnd = input.indexOf(0x0a, at);
+      if (lineEnd < 0) lineEnd = input.length;
+      // Each line decoded on its own: the strings the fast path slices from it (ids, values, and
+      // the terms the vocabulary keeps) then hold on to one line, not to the whole chunk.
+      const text = input.toString('utf8', at, lineEnd);
+      if (!isBlankLine(text)) {
+        const location = { source, line };
+        const fast = flat === null ? null : readFlatLine(flat, text, 0, text.length, location, deriveId);
+        let id: string;
+        if (fast !== null) {
+          id = fast.id;
+          buffer.add({ values: fast.values, vectors: noVectors }, id, fast.storedJson);
+        } else {
+          const raw = parseJsonLine(text, source, line);
+          if (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && !('_id' in raw)) {
+            (raw as Record<string, unknown>)._id = lineDocumentId(idPrefix, line);
+          }
+          const doc = validateDocument(mapping, raw, location);
+          // Every object has an id by now: its own (validated) or the one derived above.
+          id = doc.id!;
+          buffer.add(doc, id, JSON.stringify(doc.stored));
         }
-        const doc = validateDocument(mapping, raw, { source, line });
-        // Every object has an id by now: its own (validated) or the one derived above.
-        const id = doc.id!;
-        buffer.add(doc, id, JSON.stringify(doc.stored));
         lines.push(line);
         ids.push(id);
         docs++;
         lastLine = line;
       }
-      start = end + 1;
+      at = lineEnd + 1;
     }
     return { docs, lastLine };
   }

@@ -101,7 +101,7 @@ export class SegmentBuffer {
   }
 
   /** Adds a document whose id is known (`storedJson`: its stored fields as JSON); a buffered doc with the same id is replaced. */
-  add(doc: ValidDocument, id: string, storedJson: string): void {
+  add(doc: Pick<ValidDocument, 'values' | 'vectors'>, id: string, storedJson: string): void {
     const docId = this.ids.length;
     const previous = this.idToDoc.get(id);
     if (previous !== undefined) this.deleted.add(previous);
