@@ -8,10 +8,44 @@ import { FOOTER_LENGTH, HEADER_LENGTH, checkFooterMagic, checkHeader, openChecke
 import type { TermInfo } from '../postings/postings-reader.js';
 import { TERMS_PER_BLOCK, TERM_DICTIONARY_MAGIC, TERM_DICTIONARY_VERSION } from './term-dictionary-writer.js';
 
-interface FieldIndex {
-  readonly termCount: number;
+/** A field's block index proper: each block's first term and byte offset. */
+interface BlockIndex {
   readonly firstTerms: readonly string[];
   readonly offsets: readonly number[];
+}
+
+/**
+ * One field's entry in the block index. Opening a dictionary reads each field's name, term count
+ * and block count and steps over its blocks without building a string; the blocks' first terms
+ * and offsets are decoded on the field's first lookup or iteration (issue 17: most of a search
+ * process's open went into decoding every field's index, `_id`'s the largest, which a text query
+ * never reads).
+ */
+class FieldIndex {
+  private decoded: BlockIndex | undefined;
+
+  /**
+   * @param source the bytes holding the field's block entries, from `start`.
+   * @param dataEnd block offsets must lie below it (where the blocks end).
+   */
+  constructor(
+    readonly termCount: number,
+    readonly blockCount: number,
+    /** Offset of the field's first block (undefined when it has none), read at open. */
+    readonly firstOffset: number | undefined,
+    private readonly source: Uint8Array,
+    private readonly start: number,
+    private readonly dataEnd: number,
+    private readonly fileName: string,
+    decoded?: BlockIndex,
+  ) {
+    this.decoded = decoded;
+  }
+
+  /** The decoded block index; the first call decodes it (and may throw `corrupt_index`). */
+  get blocks(): BlockIndex {
+    return (this.decoded ??= decodeBlocks(new ByteReader(this.source, this.start), this.blockCount, this.dataEnd, this.fileName));
+  }
 }
 
 /** A term with its dictionary entry, as yielded by iteration. */
@@ -26,12 +60,23 @@ export class TermDictionaryReader {
     private readonly fields: ReadonlyMap<string, FieldIndex>,
   ) {}
 
-  /** Opens (and checksums) a `.tdx` file. */
+  /**
+   * Opens a `.tdx` file: verifies its checksum (every byte) and reads the block index's outline
+   * (field names, term and block counts), throwing `corrupt_index` if that outline runs past the
+   * end. A field's block entries (first terms, offsets) are decoded on its first use, so the
+   * `corrupt_index` for a bad offset among them comes from that field's first lookup, iteration or
+   * {@link visitTermUnits} rather than from here (a file that passed the checksum has none unless
+   * its writer was wrong).
+   */
   static open(bytes: Uint8Array, fileName: string): TermDictionaryReader {
     const { reader, bodyEnd } = openChecked(bytes, fileName, TERM_DICTIONARY_MAGIC, TERM_DICTIONARY_VERSION);
     const trailer = new ByteReader(bytes, bodyEnd - 8);
-    reader.pos = trailer.readFloat64();
-    return new TermDictionaryReader(bytes, readFieldIndexes(reader));
+    const indexStart = trailer.readFloat64();
+    if (!Number.isInteger(indexStart) || indexStart < HEADER_LENGTH || indexStart > bodyEnd - 8) {
+      throw new YarrowError(ErrorCode.corruptIndex, `${fileName}: block index offset ${indexStart} is out of range`, { source: fileName });
+    }
+    reader.pos = indexStart;
+    return new TermDictionaryReader(bytes, scanFieldIndexes(reader, indexStart, fileName));
   }
 
   /**
@@ -57,19 +102,22 @@ export class TermDictionaryReader {
     if (!Number.isInteger(indexStart) || indexStart < HEADER_LENGTH || indexStart > indexEnd) {
       throw new YarrowError(ErrorCode.corruptIndex, `${fileName}: block index offset ${indexStart} is out of range`, { source: fileName });
     }
-    const all = readFieldIndexes(new ByteReader(await read(indexStart, indexEnd - indexStart)));
+    const all = scanFieldIndexes(new ByteReader(await read(indexStart, indexEnd - indexStart)), indexStart, fileName);
     const wanted = all.get(field);
     const fields = new Map<string, FieldIndex>();
-    if (wanted === undefined || wanted.offsets.length === 0) return new TermDictionaryReader(new Uint8Array(0), fields);
+    if (wanted?.firstOffset === undefined) return new TermDictionaryReader(new Uint8Array(0), fields);
     // Fields are written one after another: this one ends where the next one (or the index) starts.
-    const start = wanted.offsets[0];
+    const start = wanted.firstOffset;
     let end = indexStart;
     for (const other of all.values()) {
-      const otherStart = other.offsets[0] as number | undefined;
+      const otherStart = other.firstOffset;
       if (otherStart !== undefined && otherStart > start && otherStart < end) end = otherStart;
     }
-    fields.set(field, { termCount: wanted.termCount, firstTerms: wanted.firstTerms, offsets: wanted.offsets.map((o) => o - start) });
-    return new TermDictionaryReader(await read(start, end - start), fields);
+    const { firstTerms, offsets } = wanted.blocks;
+    const rebased = { firstTerms, offsets: offsets.map((o) => o - start) };
+    const data = await read(start, end - start);
+    fields.set(field, new FieldIndex(wanted.termCount, wanted.blockCount, 0, data, 0, data.length, fileName, rebased));
+    return new TermDictionaryReader(data, fields);
   }
 
   /** Number of distinct terms of a field in this segment. */
@@ -81,7 +129,7 @@ export class TermDictionaryReader {
   lookup(field: string, term: string): TermInfo | undefined {
     const index = this.fields.get(field);
     if (index === undefined) return undefined;
-    const first = index.firstTerms;
+    const { firstTerms: first, offsets } = index.blocks;
     // Last block whose first term is <= term.
     let lo = 0;
     let hi = first.length - 1;
@@ -92,7 +140,7 @@ export class TermDictionaryReader {
       else hi = mid - 1;
     }
     const blockTerms = Math.min(TERMS_PER_BLOCK, index.termCount - lo * TERMS_PER_BLOCK);
-    const r = new ByteReader(this.bytes, index.offsets[lo]);
+    const r = new ByteReader(this.bytes, offsets[lo]);
     return SURROGATE.test(term) ? scanBlock(r, blockTerms, term) : findInBlock(r, blockTerms, term);
   }
 
@@ -102,7 +150,7 @@ export class TermDictionaryReader {
     if (index === undefined) return;
     let block = 0;
     if (from !== '') {
-      const first = index.firstTerms;
+      const first = index.blocks.firstTerms;
       let lo = 0;
       let hi = first.length - 1;
       while (lo < hi) {
@@ -112,7 +160,7 @@ export class TermDictionaryReader {
       }
       block = lo;
     }
-    const r = new ByteReader(this.bytes, index.offsets[block] ?? 0);
+    const r = new ByteReader(this.bytes, index.blocks.offsets[block] ?? 0);
     let remaining = index.termCount - block * TERMS_PER_BLOCK;
     let previous = '';
     let inBlock = 0;
@@ -130,7 +178,7 @@ export class TermDictionaryReader {
 
   /** Number of blocks of a field's terms (see {@link visitTermUnits}). */
   termBlocks(field: string): number {
-    return this.fields.get(field)?.offsets.length ?? 0;
+    return this.fields.get(field)?.blockCount ?? 0;
   }
 
   /**
@@ -140,8 +188,8 @@ export class TermDictionaryReader {
    */
   visitTermUnits(field: string, block: number, visit: (units: Uint16Array, length: number) => void): void {
     const index = this.fields.get(field);
-    if (index === undefined || block < 0 || block >= index.offsets.length) return;
-    const r = new ByteReader(this.bytes, index.offsets[block]);
+    if (index === undefined || block < 0 || block >= index.blockCount) return;
+    const r = new ByteReader(this.bytes, index.blocks.offsets[block]);
     const bytes = r.bytes;
     const count = Math.min(TERMS_PER_BLOCK, index.termCount - block * TERMS_PER_BLOCK);
     let units = new Uint16Array(256);
@@ -183,23 +231,55 @@ export class TermDictionaryReader {
   }
 }
 
-/** Parses the block index: per field its term count, and each block's first term and offset. */
-function readFieldIndexes(reader: ByteReader): Map<string, FieldIndex> {
+/**
+ * Reads the block index's outline: per field its name, term count and block count, stepping over
+ * its block entries (each a string and a varint) without decoding them. Throws `corrupt_index` when
+ * the outline runs past the end of `reader`.
+ *
+ * @param dataEnd where the term blocks end (the index's offset in the file): block offsets lie below.
+ */
+function scanFieldIndexes(reader: ByteReader, dataEnd: number, fileName: string): Map<string, FieldIndex> {
   const fields = new Map<string, FieldIndex>();
+  const bytes = reader.bytes;
   const count = reader.readVarint();
   for (let f = 0; f < count; f++) {
     const name = reader.readString();
     const termCount = reader.readVarint();
     const blocks = reader.readVarint();
-    const firstTerms: string[] = new Array<string>(blocks);
-    const offsets: number[] = new Array<number>(blocks);
+    const start = reader.pos;
+    let firstOffset: number | undefined;
     for (let b = 0; b < blocks; b++) {
-      firstTerms[b] = reader.readString();
-      offsets[b] = reader.readVarint();
+      const length = reader.readVarint();
+      if (reader.pos + length > bytes.length) reader.readBytes(length); // throws corrupt_index
+      reader.pos += length;
+      const offset = reader.readVarint();
+      if (b === 0) firstOffset = offset;
     }
-    fields.set(name, { termCount, firstTerms, offsets });
+    fields.set(name, new FieldIndex(termCount, blocks, firstOffset, bytes, start, dataEnd, fileName));
   }
   return fields;
+}
+
+/**
+ * Decodes one field's block entries from `reader`: each block's first term and byte offset in the
+ * file. The offsets must increase and lie between the header and `dataEnd`, else `corrupt_index` (a
+ * lookup would otherwise read the header, another block's bytes or the index as terms).
+ */
+function decodeBlocks(reader: ByteReader, blocks: number, dataEnd: number, fileName: string): BlockIndex {
+  const firstTerms: string[] = new Array<string>(blocks);
+  const offsets: number[] = new Array<number>(blocks);
+  let previous = HEADER_LENGTH - 1;
+  for (let b = 0; b < blocks; b++) {
+    firstTerms[b] = reader.readString();
+    const offset = reader.readVarint();
+    if (offset <= previous || offset >= dataEnd) {
+      throw new YarrowError(ErrorCode.corruptIndex, `${fileName}: block offset ${offset} is out of order or outside the term blocks (${HEADER_LENGTH}..${dataEnd})`, {
+        source: fileName,
+      });
+    }
+    offsets[b] = previous = offset;
+  }
+  return { firstTerms, offsets };
 }
 
 /** The writer never splits a surrogate pair, which makes its shared prefixes shorter than the true ones. */

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { ErrorCode, YarrowError } from '../../../../src/engine/errors.js';
 import { TermDictionaryReader } from '../../../../src/engine/codec/term-dictionary/term-dictionary-reader.js';
 import { TermDictionaryWriter } from '../../../../src/engine/codec/term-dictionary/term-dictionary-writer.js';
+import { crc32 } from '../../../../src/engine/codec/file-format.js';
 
 const infoFor = (i: number) => ({
   docFreq: (i % 7) + 1,
@@ -110,4 +111,92 @@ describe('TermDictionaryReader', () => {
     wrongMagic[0] ^= 0xff;
     await assert.rejects(TermDictionaryReader.openField(readOf(wrongMagic), wrongMagic.length, 't.tdx', '_id'), isCorrupt);
   });
+
+  it('decodes a field\'s block index on first use: one queried after the others answers as after a fresh open', () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.constantFrom('title', 'body', '_id', 'tags'), fc.uniqueArray(fc.string({ unit: 'grapheme', maxLength: 12 }), { maxLength: 200 })),
+        fc.array(fc.string({ maxLength: 12 }), { maxLength: 10 }),
+        (fields, probes) => {
+          const writer = new TermDictionaryWriter();
+          const sorted = Object.entries(fields).map(([f, terms]) => [f, [...terms].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))] as const);
+          for (const [field, terms] of sorted) {
+            writer.startField(field);
+            terms.forEach((t, i) => { writer.addTerm(t, infoFor(i)); });
+          }
+          const bytes = writer.finish();
+          // Each field in turn is left untouched (no lookup, iteration or visit) while every other is
+          // used, then compared with a reader that used it first.
+          for (const [late, lateTerms] of sorted) {
+            const shared = TermDictionaryReader.open(bytes, 'test.tdx');
+            assert.equal(shared.termCount(late), lateTerms.length); // counts need no block decoding
+            for (const [other, terms] of sorted) {
+              if (other === late) continue;
+              for (const t of [...terms, ...probes]) shared.lookup(other, t);
+              assert.deepEqual([...shared.terms(other)].map((e) => e.term), terms);
+            }
+            const fresh = TermDictionaryReader.open(bytes, 'test.tdx');
+            assert.equal(shared.termBlocks(late), Math.ceil(lateTerms.length / 32));
+            assert.deepEqual(visitedTerms(shared, late), lateTerms);
+            for (const p of [...lateTerms, ...probes]) assert.deepEqual(shared.lookup(late, p), fresh.lookup(late, p));
+            lateTerms.forEach((t, i) => { assert.deepEqual(shared.lookup(late, t), { term: t, ...infoFor(i) }); });
+            for (const p of probes) assert.deepEqual([...shared.terms(late, p)], [...fresh.terms(late, p)]);
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('reports a corrupt block index as corrupt_index: a flipped byte at open, a bad block offset on the field\'s first use', () => {
+    const writer = new TermDictionaryWriter();
+    writer.startField('_id');
+    for (let i = 0; i < 100; i++) writer.addTerm(`id${String(i).padStart(3, '0')}`, infoFor(i));
+    writer.startField('title');
+    for (let i = 0; i < 70; i++) writer.addTerm(`t${String(i).padStart(3, '0')}`, infoFor(i));
+    const bytes = writer.finish();
+    const isCorrupt = (error: unknown): boolean => error instanceof YarrowError && error.code === ErrorCode.corruptIndex;
+    const indexStart = new DataView(bytes.buffer, bytes.byteOffset).getFloat64(bytes.length - 16, true);
+
+    // Any flipped byte of the block index fails the checksum, which open still verifies whole.
+    const flipped = bytes.slice();
+    flipped[indexStart + 3] ^= 0x01;
+    assert.throws(() => TermDictionaryReader.open(flipped, 't.tdx'), isCorrupt);
+
+    // With the checksum made to match (a writer's bug, not a disk's), the outline still opens, the
+    // untouched field answers, and the corrupted field's first use reports corrupt_index.
+    // The '_id' field's first block entry: name "_id" (1 + 3 bytes), term count, block count, first term.
+    const firstOffsetAt = indexStart + 1 + 4 + 1 + 1 + 1 + 'id000'.length;
+    assert.equal(bytes[firstOffsetAt], 8, 'the first block starts after the header');
+    const badOffset = withChecksum(bytes, (b) => { b[firstOffsetAt] = 0; }); // inside the header
+    const reader = TermDictionaryReader.open(badOffset, 't.tdx');
+    assert.equal(reader.termCount('_id'), 100);
+    assert.deepEqual(reader.lookup('title', 't042'), { term: 't042', ...infoFor(42) });
+    assert.throws(() => reader.lookup('_id', 'id042'), isCorrupt);
+    assert.throws(() => [...TermDictionaryReader.open(badOffset, 't.tdx').terms('_id')], isCorrupt);
+    assert.throws(() => { TermDictionaryReader.open(badOffset, 't.tdx').visitTermUnits('_id', 1, () => undefined); }, isCorrupt);
+
+    // A block count that runs the outline past the end is reported at open.
+    const blockCountAt = indexStart + 1 + 4 + 1;
+    assert.equal(bytes[blockCountAt], 4);
+    const tooManyBlocks = withChecksum(bytes, (b) => { b[blockCountAt] = 0x7f; });
+    assert.throws(() => TermDictionaryReader.open(tooManyBlocks, 't.tdx'), isCorrupt);
+  });
 });
+
+/** The terms of a field as {@link TermDictionaryReader.visitTermUnits} yields them, block by block. */
+function visitedTerms(reader: TermDictionaryReader, field: string): string[] {
+  const out: string[] = [];
+  for (let b = 0; b < reader.termBlocks(field); b++) {
+    reader.visitTermUnits(field, b, (units, length) => { out.push(String.fromCharCode(...units.subarray(0, length))); });
+  }
+  return out;
+}
+
+/** A copy of a `.tdx` file changed by `change`, its footer's CRC-32 recomputed so that it passes the checksum. */
+function withChecksum(bytes: Uint8Array, change: (b: Uint8Array) => void): Uint8Array {
+  const out = bytes.slice();
+  change(out);
+  new DataView(out.buffer).setUint32(out.length - 4, crc32(out.subarray(0, out.length - 4)), true);
+  return out;
+}
