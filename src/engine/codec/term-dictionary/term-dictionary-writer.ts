@@ -14,7 +14,7 @@
  *   varint  positions offset in .pos
  *   varint  max frequency
  *   byte    min norm
- * index (read at open, kept in memory): per field in order:
+ * index (kept in memory; each field's blocks decoded on its first use): per field in order:
  *   string  field name, varint term count, varint block count,
  *   per block: string first term, varint byte offset of the block
  * float64 offset of the index
