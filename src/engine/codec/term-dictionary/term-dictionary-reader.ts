@@ -248,28 +248,13 @@ function scanFieldIndexes(reader: ByteReader, dataEnd: number, fileName: string)
     const blocks = reader.readVarint();
     const start = reader.pos;
     let firstOffset: number | undefined;
-    if (blocks > 0) {
-      const firstTermLength = reader.readVarint();
-      reader.pos += firstTermLength; // the first block's first term
-      firstOffset = reader.readVarint();
+    for (let b = 0; b < blocks; b++) {
+      const length = reader.readVarint();
+      if (reader.pos + length > bytes.length) reader.readBytes(length); // throws corrupt_index
+      reader.pos += length;
+      const offset = reader.readVarint();
+      if (b === 0) firstOffset = offset;
     }
-    // The other entries by hand, a byte loop per varint: this runs once per block of every field,
-    // at open, before the JIT has warmed up.
-    let p = reader.pos;
-    for (let b = 1; b < blocks && p <= bytes.length; b++) {
-      let length = 0;
-      let scale = 1;
-      let byte: number;
-      do {
-        byte = bytes[p++];
-        length += (byte & 0x7f) * scale;
-        scale *= 0x80;
-      } while (byte >= 0x80);
-      p += length;
-      while (bytes[p++] >= 0x80); // the block's offset
-    }
-    if (p > bytes.length) reader.readBytes(p - reader.pos); // throws corrupt_index
-    reader.pos = p;
     fields.set(name, new FieldIndex(termCount, blocks, firstOffset, bytes, start, dataEnd, fileName));
   }
   return fields;
