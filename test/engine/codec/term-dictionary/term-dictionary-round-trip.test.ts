@@ -16,6 +16,19 @@ const infoFor = (i: number) => ({
   minNorm: i % 256,
 });
 
+/** Writes each field's terms in sorted order, term i with {@link infoFor}(i); returns them and the file. */
+function writeFields(fields: Record<string, readonly string[]>): { sorted: (readonly [string, string[]])[]; bytes: Uint8Array } {
+  const writer = new TermDictionaryWriter();
+  const sorted = Object.entries(fields).map(([f, terms]) => [f, [...terms].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))] as const);
+  for (const [field, terms] of sorted) {
+    writer.startField(field);
+    terms.forEach((t, i) => { writer.addTerm(t, infoFor(i)); });
+  }
+  return { sorted, bytes: writer.finish() };
+}
+
+const isCorrupt = (error: unknown): boolean => error instanceof YarrowError && error.code === ErrorCode.corruptIndex;
+
 describe('TermDictionaryReader', () => {
   it('finds every written term, misses absent ones and iterates in order', () => {
     fc.assert(
@@ -23,13 +36,8 @@ describe('TermDictionaryReader', () => {
         fc.dictionary(fc.constantFrom('title', 'body', '_id'), fc.uniqueArray(fc.string({ unit: 'grapheme', maxLength: 12 }), { maxLength: 200 })),
         fc.array(fc.string({ maxLength: 12 }), { maxLength: 20 }),
         (fields, probes) => {
-          const writer = new TermDictionaryWriter();
-          const sorted = Object.entries(fields).map(([f, terms]) => [f, [...terms].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))] as const);
-          for (const [field, terms] of sorted) {
-            writer.startField(field);
-            terms.forEach((t, i) => { writer.addTerm(t, infoFor(i)); });
-          }
-          const reader = TermDictionaryReader.open(writer.finish(), 'test.tdx');
+          const { sorted, bytes } = writeFields(fields);
+          const reader = TermDictionaryReader.open(bytes, 'test.tdx');
           for (const [field, terms] of sorted) {
             assert.equal(reader.termCount(field), terms.length);
             terms.forEach((t, i) => { assert.deepEqual(reader.lookup(field, t), { term: t, ...infoFor(i) }); });
@@ -72,13 +80,7 @@ describe('TermDictionaryReader', () => {
         fc.dictionary(fc.constantFrom('title', 'body', '_id', 'tags'), fc.uniqueArray(fc.string({ unit: 'grapheme', maxLength: 12 }), { maxLength: 120 })),
         fc.array(fc.string({ maxLength: 12 }), { maxLength: 10 }),
         async (fields, probes) => {
-          const writer = new TermDictionaryWriter();
-          const sorted = Object.entries(fields).map(([f, terms]) => [f, [...terms].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))] as const);
-          for (const [field, terms] of sorted) {
-            writer.startField(field);
-            terms.forEach((t, i) => { writer.addTerm(t, infoFor(i)); });
-          }
-          const bytes = writer.finish();
+          const { sorted, bytes } = writeFields(fields);
           const full = TermDictionaryReader.open(bytes, 'test.tdx');
           const read = (offset: number, length: number): Promise<Uint8Array> => {
             assert.ok(offset >= 0 && offset + length <= bytes.length, `range ${offset}+${length} inside ${bytes.length}`);
@@ -105,7 +107,6 @@ describe('TermDictionaryReader', () => {
     const bytes = writer.finish();
     const readOf = (b: Uint8Array) => (offset: number, length: number) => Promise.resolve(b.slice(offset, offset + length));
     const truncated = bytes.slice(0, bytes.length - 3);
-    const isCorrupt = (error: unknown): boolean => error instanceof YarrowError && error.code === ErrorCode.corruptIndex;
     await assert.rejects(TermDictionaryReader.openField(readOf(truncated), truncated.length, 't.tdx', '_id'), isCorrupt);
     const wrongMagic = bytes.slice();
     wrongMagic[0] ^= 0xff;
@@ -118,13 +119,7 @@ describe('TermDictionaryReader', () => {
         fc.dictionary(fc.constantFrom('title', 'body', '_id', 'tags'), fc.uniqueArray(fc.string({ unit: 'grapheme', maxLength: 12 }), { maxLength: 200 })),
         fc.array(fc.string({ maxLength: 12 }), { maxLength: 10 }),
         (fields, probes) => {
-          const writer = new TermDictionaryWriter();
-          const sorted = Object.entries(fields).map(([f, terms]) => [f, [...terms].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))] as const);
-          for (const [field, terms] of sorted) {
-            writer.startField(field);
-            terms.forEach((t, i) => { writer.addTerm(t, infoFor(i)); });
-          }
-          const bytes = writer.finish();
+          const { sorted, bytes } = writeFields(fields);
           // Each field in turn is left untouched (no lookup, iteration or visit) while every other is
           // used, then compared with a reader that used it first.
           for (const [late, lateTerms] of sorted) {
@@ -155,7 +150,6 @@ describe('TermDictionaryReader', () => {
     writer.startField('title');
     for (let i = 0; i < 70; i++) writer.addTerm(`t${String(i).padStart(3, '0')}`, infoFor(i));
     const bytes = writer.finish();
-    const isCorrupt = (error: unknown): boolean => error instanceof YarrowError && error.code === ErrorCode.corruptIndex;
     const indexStart = new DataView(bytes.buffer, bytes.byteOffset).getFloat64(bytes.length - 16, true);
 
     // Any flipped byte of the block index fails the checksum, which open still verifies whole.
