@@ -5,6 +5,7 @@
  * documents share it: a document indexed twice, or a query that is also a title, is embedded once.
  */
 import { createHash } from 'node:crypto';
+import { BoundedLru } from '../engine/bounded-lru.js';
 
 /** Bytes an entry costs besides its vector: the 44-character key, the Map slot, the typed-array header. */
 const ENTRY_OVERHEAD = 200;
@@ -19,16 +20,16 @@ export interface EmbeddingCacheStats {
 
 /** An LRU map from texts to vectors. */
 export class EmbeddingCache {
-  // A Map iterates in insertion order: re-inserting on a hit moves the entry to the young end.
-  private readonly entries = new Map<string, Float32Array>();
-  private bytes = 0;
+  private readonly entries: BoundedLru<string, Float32Array>;
   private hits = 0;
   private misses = 0;
 
   constructor(
     readonly maxEntries: number,
     readonly maxBytes: number,
-  ) {}
+  ) {
+    this.entries = new BoundedLru(maxBytes, (vector) => vector.byteLength + ENTRY_OVERHEAD, maxEntries);
+  }
 
   /** The cache key of `text`. */
   static keyOf(text: string): string {
@@ -38,36 +39,18 @@ export class EmbeddingCache {
   /** The vector cached under `key`, made the most recently used; undefined on a miss. */
   get(key: string): Float32Array | undefined {
     const v = this.entries.get(key);
-    if (v === undefined) {
-      this.misses++;
-      return undefined;
-    }
-    this.hits++;
-    this.entries.delete(key);
-    this.entries.set(key, v);
+    if (v === undefined) this.misses++;
+    else this.hits++;
     return v;
   }
 
   /** Caches `vector` under `key`, evicting the least recently used entries past either bound. */
   set(key: string, vector: Float32Array): void {
-    const cost = vector.byteLength + ENTRY_OVERHEAD;
-    if (cost > this.maxBytes) return;
-    const old = this.entries.get(key);
-    if (old !== undefined) {
-      this.entries.delete(key);
-      this.bytes -= old.byteLength + ENTRY_OVERHEAD;
-    }
     this.entries.set(key, vector);
-    this.bytes += cost;
-    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
-      const [oldestKey, oldest] = this.entries.entries().next().value as [string, Float32Array];
-      this.entries.delete(oldestKey);
-      this.bytes -= oldest.byteLength + ENTRY_OVERHEAD;
-    }
   }
 
   /** Current size and hit counts. */
   stats(): EmbeddingCacheStats {
-    return { entries: this.entries.size, bytes: this.bytes, hits: this.hits, misses: this.misses };
+    return { entries: this.entries.size, bytes: this.entries.bytes, hits: this.hits, misses: this.misses };
   }
 }

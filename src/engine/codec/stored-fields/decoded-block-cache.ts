@@ -4,6 +4,7 @@
  * page, highlighting after loading), so recently decoded blocks are kept in one least-recently-used
  * pool per thread, bounded by bytes, shared by every open stored-fields file.
  */
+import { BoundedLru } from '../../bounded-lru.js';
 import type { Lz4Cursor } from './lz4-block.js';
 
 /** Default budget of a thread's pool: 512 blocks of the writer's default 16 KiB. */
@@ -22,64 +23,10 @@ export interface DecodedBlock {
 }
 
 /** A least-recently-used map of decoded blocks, bounded by their decoded bytes. */
-export class DecodedBlockCache {
-  /** Insertion order is recency order: a hit moves its entry to the end. */
-  private readonly entries = new Map<number, DecodedBlock>();
-  private used = 0;
-
+export class DecodedBlockCache extends BoundedLru<number, DecodedBlock> {
   /** @param maxBytes decoded bytes held at most; a block larger than this is never kept. */
-  constructor(readonly maxBytes = DEFAULT_DECODED_BLOCK_BYTES) {}
-
-  /** Bytes held now. */
-  get bytes(): number {
-    return this.used;
-  }
-
-  /** Number of blocks held now. */
-  get size(): number {
-    return this.entries.size;
-  }
-
-  /** The block cached under `key`, now the most recently used; undefined when absent. */
-  get(key: number): DecodedBlock | undefined {
-    const entry = this.entries.get(key);
-    if (entry !== undefined) {
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-    }
-    return entry;
-  }
-
-  /** Caches `block` under `key`, evicting the least recently used blocks to stay within the budget. */
-  set(key: number, block: DecodedBlock): void {
-    const size = block.data.length;
-    if (size > this.maxBytes) return;
-    const old = this.entries.get(key);
-    if (old !== undefined) {
-      this.entries.delete(key);
-      this.used -= old.data.length;
-    }
-    for (const [k, e] of this.entries) {
-      if (this.used + size <= this.maxBytes) break;
-      this.entries.delete(k);
-      this.used -= e.data.length;
-    }
-    this.entries.set(key, block);
-    this.used += size;
-  }
-
-  /** Drops the block cached under `key`, if any. */
-  delete(key: number): void {
-    const old = this.entries.get(key);
-    if (old === undefined) return;
-    this.entries.delete(key);
-    this.used -= old.data.length;
-  }
-
-  /** Drops every block. */
-  clear(): void {
-    this.entries.clear();
-    this.used = 0;
+  constructor(maxBytes = DEFAULT_DECODED_BLOCK_BYTES) {
+    super(maxBytes, (block) => block.data.length);
   }
 }
 
