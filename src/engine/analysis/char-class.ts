@@ -109,3 +109,30 @@ function classifyAstral(codePoint: number): number {
   if (astralLowerRe.test(ch)) info |= lowerFlag;
   return info;
 }
+
+/** {@link asciiByteClasses}: a byte that separates tokens (any ASCII character but the ones below). */
+export const byteSeparator = 0;
+/** {@link asciiByteClasses}: a-z or 0-9, a word character that lowercasing keeps. */
+export const byteWord = 1;
+/** {@link asciiByteClasses}: A-Z, a word character that lowercasing changes. */
+export const byteUpper = 2;
+/** {@link asciiByteClasses}: `'`, kept inside a token between two word characters. */
+export const byteApostrophe = 3;
+/** {@link asciiByteClasses}: `\`, which in a JSON string opens a two-byte escape. */
+export const byteEscape = 4;
+
+/**
+ * The standard tokenizer's classes of the 128 ASCII characters (the same as {@link bmpCharTable}
+ * gives them: the only ASCII word characters are letters and digits, the only apostrophe U+0027),
+ * plus the JSON escape byte, for a scan over the UTF-8 bytes of a JSON string value that is ASCII.
+ * Bytes 128-255 read as separators; the scan is only run on ASCII.
+ */
+export const asciiByteClasses: Uint8Array = (() => {
+  const table = new Uint8Array(256);
+  for (let c = 0x61; c <= 0x7a; c++) table[c] = byteWord;
+  for (let c = 0x30; c <= 0x39; c++) table[c] = byteWord;
+  for (let c = 0x41; c <= 0x5a; c++) table[c] = byteUpper;
+  table[0x27] = byteApostrophe;
+  table[0x5c] = byteEscape;
+  return table;
+})();

@@ -4,12 +4,14 @@
  * segment buffer, with each document's input line and id kept for resolving ids across segments
  * (`bulk-ids.ts`). Apart from the thread so that a benchmark can time it on one thread.
  */
+import { isAscii } from 'node:buffer';
 import type { Analyzer } from '../analysis/analyzer.js';
 import { noVectors, validateDocument } from '../schema/document.js';
-import { flatPlanOf, readFlatLine } from '../schema/flat-json-line.js';
+import { flatPlanOf, isSimpleString, readFlatLine } from '../schema/flat-json-line.js';
 import type { FlatPlan } from '../schema/flat-json-line.js';
 import { isBlankLine, parseJsonLine } from '../schema/json-line.js';
 import type { Mapping } from '../schema/mapping.js';
+import type { ByteValues, FieldInverter } from '../segment/field-inverter.js';
 import { SegmentBuffer } from '../segment/segment-buffer.js';
 import type { FlushedBuffer } from '../segment/segment-buffer.js';
 import { lineDocumentId } from './line-document-id.js';
@@ -31,6 +33,8 @@ export class BulkBuffer {
   private ids: string[] = [];
   /** The fast path's plan (`flat-json-line.ts`), null when every line takes the general path. */
   private readonly flat: FlatPlan | null;
+  /** The bytes of the ASCII line the fast path read last, for inverting its text from them. */
+  private readonly asciiLine: AsciiLine | null;
 
   /** `fastPath: false` sends every line through the general path (tests and benchmarks compare the two). */
   constructor(
@@ -40,6 +44,7 @@ export class BulkBuffer {
   ) {
     this.buffer = new SegmentBuffer(mapping, analyzer);
     this.flat = fastPath ? flatPlanOf(mapping) : null;
+    this.asciiLine = this.flat === null ? null : new AsciiLine(this.flat);
   }
 
   /** Docs buffered. */
@@ -56,7 +61,9 @@ export class BulkBuffer {
    */
   addChunk(bytes: Uint8Array, firstLine: number, source: string, idPrefix: string): { docs: number; lastLine: number } {
     const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const { buffer, lines, ids, mapping, flat } = this;
+    const { buffer, lines, ids, mapping, flat, asciiLine } = this;
+    // One check for the whole chunk, most often; else one per line that might be ASCII.
+    const allAscii = isAscii(input);
     const deriveId = (at: number | undefined): string => lineDocumentId(idPrefix, at!);
     let line = firstLine;
     let at = line === 1 && input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf ? 3 : 0;
@@ -74,7 +81,11 @@ export class BulkBuffer {
         let id: string;
         if (fast !== null) {
           id = fast.id;
-          buffer.add({ values: fast.values, vectors: noVectors }, id, fast.storedJson);
+          // On an ASCII line a character's offset is its byte's, and a byte is the UTF-16 code
+          // unit it decodes to: text values are inverted from the chunk's bytes.
+          const ascii = allAscii || (text.length === lineEnd - at && isAscii(input.subarray(at, lineEnd)));
+          if (ascii) asciiLine!.at(input, at);
+          buffer.add({ values: fast.values, vectors: noVectors }, id, fast.storedJson, ascii ? asciiLine! : undefined);
         } else {
           const raw = parseJsonLine(text, source, line);
           if (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && !('_id' in raw)) {
@@ -102,5 +113,34 @@ export class BulkBuffer {
     let end = 0;
     this.ids.forEach((id, d) => { idEnds[d] = end += id.length; });
     return { flushed, lines: Int32Array.from(this.lines), idText: this.ids.join(''), idEnds };
+  }
+}
+
+/**
+ * The line the fast path read last, as {@link ByteValues}: a text field whose value is a string
+ * {@link isSimpleString} calls is inverted from the line's bytes; any other value from its string.
+ * Only for lines that are ASCII (the read line's offsets are then its bytes').
+ */
+class AsciiLine implements ByteValues {
+  private bytes: Uint8Array = new Uint8Array(0);
+  private offset = 0;
+  /** Field name -> slot of the plan. */
+  private readonly slots: Map<string, number>;
+
+  constructor(private readonly plan: FlatPlan) {
+    this.slots = new Map(plan.fields.map((f, slot) => [f.name, slot]));
+  }
+
+  /** The line read last starts at `bytes[offset]`. */
+  at(bytes: Uint8Array, offset: number): void {
+    this.bytes = bytes;
+    this.offset = offset;
+  }
+
+  invert(inverter: FieldInverter, docId: number): boolean {
+    const slot = this.slots.get(inverter.field);
+    const plan = this.plan;
+    if (slot === undefined || !isSimpleString(plan, slot)) return false;
+    return inverter.invertAscii(docId, this.bytes, this.offset + plan.starts[slot] + 1, this.offset + plan.ends[slot] - 1);
   }
 }

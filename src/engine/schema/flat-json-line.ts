@@ -205,6 +205,17 @@ export function readFlatLine(
   return { id, values, storedJson: `${storedJson}}` };
 }
 
+/**
+ * Whether the value in `slot` of the line {@link readFlatLine} last read (and did not return null
+ * for) is a string (`slot` indexes `plan.fields`) with no escapes but `\" \\ \b \f \n \r \t`, each of which decodes to one
+ * character that is neither a letter, a digit nor an apostrophe; its contents (between the quotes)
+ * are then the line's `[plan.starts[slot] + 1, plan.ends[slot] - 1)`.
+ */
+export function isSimpleString(plan: FlatPlan, slot: number): boolean {
+  const kind = plan.kinds[slot];
+  return kind === Kind.plainString || kind === Kind.shortEscapedString;
+}
+
 /** The JS value of a mapped value the scan found valid. */
 function valueOf(kind: number, text: string, start: number, end: number): unknown {
   switch (kind) {

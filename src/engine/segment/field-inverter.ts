@@ -8,7 +8,10 @@
  * the term ordinal, and the term dictionary is sorted once, when the buffer is written.
  */
 import type { Analyzer, SpanSink, TokenSink } from '../analysis/analyzer.js';
-import { SpanFlags, spanTerm } from '../analysis/analyzer.js';
+import { maxTokenLength, SpanFlags, spanTerm } from '../analysis/analyzer.js';
+import { asciiByteClasses, byteApostrophe, byteEscape, byteSeparator } from '../analysis/char-class.js';
+import { FNV_OFFSET, FNV_PRIME } from '../analysis/span-hash.js';
+import { scanStandard } from '../analysis/standard-analyzer.js';
 import { lengthToNorm } from '../codec/norms/small-float.js';
 import { IndexOptions } from '../codec/postings/postings-format.js';
 import type { TimeSlicer } from '../event-loop.js';
@@ -40,6 +43,16 @@ const LEVEL = 2;
 const COUNT = 3;
 const LAST_DOC = 4;
 const HEAD = 5;
+
+/**
+ * A document's values as the bytes they were read from, offered to each field's inverter before
+ * its strings are (`SegmentBuffer.add`): `invert` inverts the doc's value of `inverter.field`
+ * from its bytes (`FieldInverter.invertAscii`) and returns true, or returns false when that value
+ * must go through the string path.
+ */
+export interface ByteValues {
+  invert(inverter: FieldInverter, docId: number): boolean;
+}
 
 /** Inverts one field of the buffered documents. */
 export class FieldInverter {
@@ -75,6 +88,11 @@ export class FieldInverter {
    */
   private localIds = new Int32Array(0);
   private vocabularyEpoch = 0;
+  /**
+   * The vocabulary, when the analyzer's tokenizer is the standard one's span scan, which
+   * {@link invertAscii} then repeats over bytes; null when only strings can be inverted.
+   */
+  private readonly byteVocabulary: SharedVocabulary | null = null;
   private readonly tokenize: Analyzer['analyze'];
 
   constructor(
@@ -111,6 +129,7 @@ export class FieldInverter {
         // text's characters, with no string made.
         const vocabulary = sharedVocabulary(analyzer, decomposed.normalizeUncached ?? ((token) => decomposed.normalize(token)));
         this.vocabularyEpoch = vocabulary.epoch;
+        if (scan === scanStandard) this.byteVocabulary = vocabulary;
         let text = '';
         const spanSink: SpanSink = (position, start, end, flags, hash) => {
           // Tokens that need more than ASCII lowercasing are made as strings, and the vocabulary
@@ -119,11 +138,7 @@ export class FieldInverter {
             (flags & (SpanFlags.upperOther | SpanFlags.curlyApostrophe)) === 0
               ? vocabulary.ordinal(text, start, end, flags, hash)
               : vocabulary.tokenOrdinal(spanTerm(text, start, end, flags));
-          if (ordinal === DROPPED) return;
-          if (vocabulary.epoch !== this.vocabularyEpoch) this.forgetOrdinals(vocabulary.epoch);
-          let id = ordinal < this.localIds.length ? this.localIds[ordinal] - 1 : -1;
-          if (id < 0) id = this.mapOrdinal(vocabulary, ordinal);
-          this.addToken(id, position);
+          if (ordinal !== DROPPED) this.addOrdinal(vocabulary, ordinal, position);
         };
         this.tokenize = (value, _sink, start) => {
           text = value;
@@ -131,6 +146,14 @@ export class FieldInverter {
         };
       }
     }
+  }
+
+  /** Adds a token of vocabulary ordinal `ordinal` (not {@link DROPPED}) at `position`. */
+  private addOrdinal(vocabulary: SharedVocabulary, ordinal: number, position: number): void {
+    if (vocabulary.epoch !== this.vocabularyEpoch) this.forgetOrdinals(vocabulary.epoch);
+    let id = ordinal < this.localIds.length ? this.localIds[ordinal] - 1 : -1;
+    if (id < 0) id = this.mapOrdinal(vocabulary, ordinal);
+    this.addToken(id, position);
   }
 
   /** The id of `term`, a new one if it has none yet. */
@@ -182,6 +205,71 @@ export class FieldInverter {
     for (const value of values) {
       position = this.tokenize(typeof value === 'string' ? value : String(value), this.sink, position) + POSITION_GAP;
     }
+    this.endDoc(docId);
+  }
+
+  /**
+   * {@link invert} for a doc whose one value is the JSON string whose contents (between the
+   * quotes) are `bytes[start, end)`: ASCII, with no escapes but `\" \\ \b \f \n \r \t` (each of
+   * which decodes to a character that separates tokens). Returns false, having done nothing,
+   * when the analyzer is not one the byte scan stands for; the caller then passes the string.
+   */
+  invertAscii(docId: number, bytes: Uint8Array, start: number, end: number): boolean {
+    const vocabulary = this.byteVocabulary;
+    if (vocabulary === null) return false;
+    this.currentDoc = docId;
+    this.currentLength = 0;
+    this.scanAscii(vocabulary, bytes, start, end);
+    this.endDoc(docId);
+    return true;
+  }
+
+  /**
+   * The standard tokenizer (`scanStandard` of standard-analyzer.ts) over ASCII bytes, each token
+   * looked up in the vocabulary from the bytes and added, with no string and no call per token
+   * through a sink. On ASCII the tokenizer's rules come down to: a token is a run of letters and
+   * digits, with an apostrophe kept between two of them; tokens longer than `maxTokenLength` take
+   * a position but are dropped. The span hash is folded as the bytes are read, as `scan` does.
+   */
+  private scanAscii(vocabulary: SharedVocabulary, bytes: Uint8Array, start: number, end: number): void {
+    const classes = asciiByteClasses;
+    let position = 0;
+    let i = start;
+    while (i < end) {
+      const first = classes[bytes[i]];
+      if (first === byteSeparator || first === byteApostrophe) {
+        i++;
+        continue;
+      }
+      if (first === byteEscape) {
+        i += 2;
+        continue;
+      }
+      const begin = i;
+      // OR 0x20 lowercases A-Z and keeps a-z, 0-9 and the apostrophe: the hash of the lowercased span.
+      let hash = Math.imul(FNV_OFFSET ^ (bytes[i] | 0x20), FNV_PRIME);
+      i++;
+      while (i < end) {
+        const c = bytes[i];
+        const cls = classes[c];
+        if (cls === byteSeparator || cls === byteEscape) break;
+        if (cls === byteApostrophe) {
+          const after = i + 1 < end ? classes[bytes[i + 1]] : byteSeparator;
+          if (after === byteSeparator || after === byteApostrophe || after === byteEscape) break;
+        }
+        hash = Math.imul(hash ^ (c | 0x20), FNV_PRIME);
+        i++;
+      }
+      if (i - begin <= maxTokenLength) {
+        const ordinal = vocabulary.byteOrdinal(bytes, begin, i, hash);
+        if (ordinal !== DROPPED) this.addOrdinal(vocabulary, ordinal, position);
+      }
+      position++;
+    }
+  }
+
+  /** Records the field length of `docId`, whose tokens are added. */
+  private endDoc(docId: number): void {
     if (docId >= this.lengths.length) this.lengths = grow(this.lengths, docId + 1);
     // Docs without this field keep length 0 (the array is zero-filled).
     this.lengths[docId] = this.currentLength;

@@ -82,6 +82,36 @@ export class RawTokenTable {
     return ABSENT;
   }
 
+  /**
+   * {@link find} for a span of ASCII bytes (`bytes[start, end)`, A-Z read as a-z): an ASCII byte
+   * is the UTF-16 code unit it decodes to, so a span finds the entry its string would. A miss is
+   * recorded with {@link add} as for {@link find}, from the span's lowercased string.
+   */
+  findBytes(bytes: Uint8Array, start: number, end: number, hash: number): number {
+    const length = end - start;
+    const slots = this.slots;
+    const wrap = slots.length - 1;
+    let slot = (hash << 2) & wrap;
+    for (let n = slots[slot + LENGTH]; n !== 0; n = slots[slot + LENGTH]) {
+      if (slots[slot + HASH] === hash && n === length && this.matchesBytes(slots[slot + START], bytes, start, length)) return slots[slot + ID];
+      slot = (slot + SLOT) & wrap;
+    }
+    this.freeSlot = slot;
+    return ABSENT;
+  }
+
+  private matchesBytes(at: number, bytes: Uint8Array, start: number, length: number): boolean {
+    const chars = this.chars;
+    for (let i = 0; i < length; i++) {
+      let c = bytes[start + i];
+      // Keys are lowercase: for a byte that is a word character or apostrophe, OR 0x20 lowercases A-Z
+      // and changes nothing else (a-z, 0-9 and ' have the bit set).
+      c |= 0x20;
+      if (chars[at + i] !== c) return false;
+    }
+    return true;
+  }
+
   private matches(at: number, text: string, start: number, length: number, lowerAscii: boolean): boolean {
     const chars = this.chars;
     for (let i = 0; i < length; i++) {

@@ -13,6 +13,7 @@ import type { ValidDocument } from '../schema/document.js';
 import { TimeSlicer } from '../event-loop.js';
 import { SuggestCollector } from '../suggest/suggest-collector.js';
 import { FieldInverter } from './field-inverter.js';
+import type { ByteValues } from './field-inverter.js';
 import { OptionalSegmentComponent } from './segment-component.js';
 import { SegmentWriter } from './segment-writer.js';
 import type { WrittenSegment } from './segment-writer.js';
@@ -100,8 +101,11 @@ export class SegmentBuffer {
     return bytes + this.suggestions.estimatedBytes + this.storedBytes * 2 + this.ids.length * 64;
   }
 
-  /** Adds a document whose id is known (`storedJson`: its stored fields as JSON); a buffered doc with the same id is replaced. */
-  add(doc: Pick<ValidDocument, 'values' | 'vectors'>, id: string, storedJson: string): void {
+  /**
+   * Adds a document whose id is known (`storedJson`: its stored fields as JSON); a buffered doc with the same id is replaced.
+   * `bytes`, when given, may invert a field from its value's bytes instead (see {@link ByteValues}).
+   */
+  add(doc: Pick<ValidDocument, 'values' | 'vectors'>, id: string, storedJson: string, bytes?: ByteValues): void {
     const docId = this.ids.length;
     const previous = this.idToDoc.get(id);
     if (previous !== undefined) this.deleted.add(previous);
@@ -116,7 +120,7 @@ export class SegmentBuffer {
     }
     for (const inv of this.inverters) {
       const values = doc.values.get(inv.field);
-      if (values !== undefined && values.length > 0) inv.invert(docId, values);
+      if (values !== undefined && values.length > 0 && bytes?.invert(inv, docId) !== true) inv.invert(docId, values);
     }
     if (this.suggestions.active) this.suggestions.add(docId, doc.values);
     for (const col of this.columns) {

@@ -67,6 +67,23 @@ export class SharedVocabulary {
     return ordinal;
   }
 
+  /**
+   * {@link ordinal} for a token of ASCII bytes, `bytes[start, end)` (letters, digits and
+   * apostrophes, as the standard tokenizer's byte scan reports them), with its span `hash`: the
+   * same ordinal the token's string gets. A token new to the thread is made into a string once.
+   */
+  byteOrdinal(bytes: Uint8Array, start: number, end: number, hash: number): number {
+    const found = this.table.findBytes(bytes, start, end, hash);
+    return found === ABSENT ? this.learnBytes(bytes, start, end, hash) : found;
+  }
+
+  private learnBytes(bytes: Uint8Array, start: number, end: number, hash: number): number {
+    let token = '';
+    // Lowercased as read: OR 0x20 maps A-Z to a-z and keeps digits and the apostrophe.
+    for (let i = start; i < end; i++) token += String.fromCharCode(bytes[i] | 0x20);
+    return this.learn(token, 0, token.length, 0, hash);
+  }
+
   private learn(text: string, start: number, end: number, flags: number, hash: number): number {
     if (this.table.size >= MAX_SPANS || this.table.keyChars >= MAX_CHARS) {
       this.restart();
