@@ -11,8 +11,10 @@
  *   YARROW_BENCH_ROUNDS=5 ... (the best round by CPU time is printed; default 3)
  *   YARROW_BENCH_MAPPING=text ... (the mapping `yarrow-cli` indexes with: `_id` and the searched fields)
  *
- * Runs each round twice, with the flat-line fast path (`flat-json-line.ts`) and with the general
- * path (JSON.parse, validateDocument, JSON.stringify), interleaved.
+ * Runs each round three times, interleaved: the flat-line fast path (`flat-json-line.ts`) with
+ * the text of ASCII lines inverted from their bytes (`FieldInverter.invertAscii`), the same with
+ * every value inverted from its string, and the general path (JSON.parse, validateDocument,
+ * JSON.stringify).
  * Prints per corpus and path: docs per CPU-second (best round; wall time alongside), time in GC and the
  * share of it, flush time, segments.
  */
@@ -72,7 +74,16 @@ function cpuMs(): number {
   return (u.user + u.system) / 1000;
 }
 
-async function round(corpus: CorpusName, chunks: readonly { bytes: Uint8Array; firstLine: number }[], fastPath: boolean): Promise<Round> {
+/** The paths a round can take, as named in the output. */
+const PATHS = {
+  'flat-line fast path, bytes': { fastPath: true, bytePath: true },
+  'flat-line fast path, strings': { fastPath: true, bytePath: false },
+  'general path': { fastPath: false, bytePath: false },
+} as const;
+type PathName = keyof typeof PATHS;
+
+async function round(corpus: CorpusName, chunks: readonly { bytes: Uint8Array; firstLine: number }[], path: PathName): Promise<Round> {
+  const { fastPath, bytePath } = PATHS[path];
   const mappings = process.env.YARROW_BENCH_MAPPING === 'text' ? TEXT_MAPPINGS : MAPPINGS;
   const mapping = parseMapping({ fields: { _id: { type: 'id' }, ...mappings[corpus].fields } }, corpus);
   const flushBytes = defaultWriterOptions.maxBufferBytes;
@@ -90,12 +101,12 @@ async function round(corpus: CorpusName, chunks: readonly { bytes: Uint8Array; f
   const wall0 = performance.now();
   let flushMs = 0;
   let segments = 0;
-  let buffer = new BulkBuffer(mapping, getAnalyzer, fastPath);
+  let buffer = new BulkBuffer(mapping, getAnalyzer, fastPath, bytePath);
   const flush = async (): Promise<void> => {
     const t = performance.now();
     await buffer.flush(`_${segments++}`);
     flushMs += performance.now() - t;
-    buffer = new BulkBuffer(mapping, getAnalyzer, fastPath);
+    buffer = new BulkBuffer(mapping, getAnalyzer, fastPath, bytePath);
   };
   for (const { bytes, firstLine } of chunks) {
     buffer.addChunk(bytes, firstLine, corpus, 'bench:');
@@ -115,19 +126,19 @@ async function main(): Promise<void> {
   for (const corpus of parseCorpora(process.argv.slice(2))) {
     const docs = await loadCorpus(CORPORA[corpus], docLimit());
     const chunks = chunksOf(docs.map((d) => JSON.stringify(d)));
-    // Both paths, rounds interleaved so that the shared machine's load falls on both alike.
-    const best = new Map<boolean, Round>();
+    // The paths' rounds interleaved so that the shared machine's load falls on all alike.
+    const best = new Map<PathName, Round>();
     for (let r = 0; r < rounds; r++) {
-      for (const fastPath of [true, false]) {
-        const result = await round(corpus, chunks, fastPath);
-        const b = best.get(fastPath);
-        if (b === undefined || result.cpuMs < b.cpuMs) best.set(fastPath, result);
+      for (const path of Object.keys(PATHS) as PathName[]) {
+        const result = await round(corpus, chunks, path);
+        const b = best.get(path);
+        if (b === undefined || result.cpuMs < b.cpuMs) best.set(path, result);
       }
     }
-    for (const [fastPath, b] of best) {
+    for (const [path, b] of best) {
       const perCpuS = Math.round(docs.length / (b.cpuMs / 1000));
       const perS = Math.round(docs.length / (b.wallMs / 1000));
-      console.log(`${corpus} ${fastPath ? 'flat-line fast path' : 'general path'}: ${docs.length} docs, ${perCpuS} docs/CPU-s (${perS} docs/s wall), CPU ${b.cpuMs.toFixed(0)} ms, GC ${b.gcMs.toFixed(0)} ms (${((100 * b.gcMs) / b.wallMs).toFixed(1)}% of wall; scavenges ${b.minorGcMs.toFixed(0)} ms), flush ${b.flushMs.toFixed(0)} ms, ${b.segments} segments`);
+      console.log(`${corpus} ${path}: ${docs.length} docs, ${perCpuS} docs/CPU-s (${perS} docs/s wall), CPU ${b.cpuMs.toFixed(0)} ms, GC ${b.gcMs.toFixed(0)} ms (${((100 * b.gcMs) / b.wallMs).toFixed(1)}% of wall; scavenges ${b.minorGcMs.toFixed(0)} ms), flush ${b.flushMs.toFixed(0)} ms, ${b.segments} segments`);
     }
   }
 }

@@ -36,15 +36,19 @@ export class BulkBuffer {
   /** The bytes of the ASCII line the fast path read last, for inverting its text from them. */
   private readonly asciiLine: AsciiLine | null;
 
-  /** `fastPath: false` sends every line through the general path (tests and benchmarks compare the two). */
+  /**
+   * `fastPath: false` sends every line through the general path, `bytePath: false` inverts the
+   * fast path's values from their strings (tests and benchmarks compare the paths).
+   */
   constructor(
     private readonly mapping: Mapping,
     analyzer: (name: string) => Analyzer,
     fastPath = true,
+    bytePath = true,
   ) {
     this.buffer = new SegmentBuffer(mapping, analyzer);
     this.flat = fastPath ? flatPlanOf(mapping) : null;
-    this.asciiLine = this.flat === null ? null : new AsciiLine(this.flat);
+    this.asciiLine = this.flat === null || !bytePath ? null : new AsciiLine(this.flat);
   }
 
   /** Docs buffered. */
@@ -63,7 +67,7 @@ export class BulkBuffer {
     const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const { buffer, lines, ids, mapping, flat, asciiLine } = this;
     // One check for the whole chunk, most often; else one per line that might be ASCII.
-    const allAscii = isAscii(input);
+    const allAscii = asciiLine !== null && isAscii(input);
     const deriveId = (at: number | undefined): string => lineDocumentId(idPrefix, at!);
     let line = firstLine;
     let at = line === 1 && input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf ? 3 : 0;
@@ -83,9 +87,9 @@ export class BulkBuffer {
           id = fast.id;
           // On an ASCII line a character's offset is its byte's, and a byte is the UTF-16 code
           // unit it decodes to: text values are inverted from the chunk's bytes.
-          const ascii = allAscii || (text.length === lineEnd - at && isAscii(input.subarray(at, lineEnd)));
-          if (ascii) asciiLine!.at(input, at);
-          buffer.add({ values: fast.values, vectors: noVectors }, id, fast.storedJson, ascii ? asciiLine! : undefined);
+          const ascii = asciiLine !== null && (allAscii || (text.length === lineEnd - at && isAscii(input.subarray(at, lineEnd))));
+          if (ascii) asciiLine.at(input, at);
+          buffer.add({ values: fast.values, vectors: noVectors }, id, fast.storedJson, ascii ? asciiLine : undefined);
         } else {
           const raw = parseJsonLine(text, source, line);
           if (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && !('_id' in raw)) {
