@@ -38,7 +38,7 @@ export class BulkBuffer {
     analyzer: (name: string) => Analyzer,
     fastPath = true,
   ) {
-    this.buffer = new SegmentBuffer(mapping, analyzer);
+    this.buffer = new SegmentBuffer(mapping, analyzer, { idsAtFlush: true });
     this.flat = fastPath ? flatPlanOf(mapping) : null;
   }
 

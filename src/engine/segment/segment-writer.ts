@@ -69,6 +69,15 @@ export class SegmentWriter {
     this.terms.addTerm(term, info);
   }
 
+  /**
+   * Adds the next term of the current field, found in the one doc `doc` and not scored (no
+   * frequencies or norms: `_id`); the same bytes as {@link addTerm} with one doc, without the
+   * postings pass and its term info.
+   */
+  addSingletonTerm(term: string, doc: number): void {
+    this.terms.addSingleton(term, doc, this.postings.positionsLength);
+  }
+
   /** Adds a doc values column (one per filterable/sortable/facetable field). */
   addDocValues(column: DocValuesColumn): void {
     this.columns.push(column);

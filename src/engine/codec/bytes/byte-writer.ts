@@ -117,7 +117,15 @@ export class ByteWriter {
 
   /** Appends `s` as a varint UTF-8 byte length followed by its UTF-8 bytes. */
   writeString(s: string): void {
-    const n = s.length;
+    this.writeStringFrom(s, 0);
+  }
+
+  /**
+   * Appends `s.slice(from)` as {@link writeString} does, without making the slice in the common
+   * case (a term's suffix after the prefix it shares with the previous term).
+   */
+  writeStringFrom(s: string, from: number): void {
+    const n = s.length - from;
     // UTF-8 needs at most 3 bytes per UTF-16 code unit; reserve the widest length prefix first.
     const maxBytes = n * 3;
     const prefix = varintSize(maxBytes);
@@ -130,13 +138,13 @@ export class ByteWriter {
       // Short ASCII strings are the common case (terms, keywords); skip the encoder call.
       let i = 0;
       for (; i < n; i++) {
-        const c = s.charCodeAt(i);
+        const c = s.charCodeAt(from + i);
         if (c >= 0x80) break;
         buf[start + i] = c;
       }
       if (i === n) written = n;
     }
-    if (written < 0) written = encoder.encodeInto(s, buf.subarray(start)).written;
+    if (written < 0) written = encoder.encodeInto(from === 0 ? s : s.slice(from), buf.subarray(start)).written;
     const actualPrefix = varintSize(written);
     if (actualPrefix < prefix) buf.copyWithin(this.len + actualPrefix, start, start + written);
     this.writeVarint(written);

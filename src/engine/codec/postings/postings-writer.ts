@@ -151,6 +151,11 @@ export class PostingsWriter {
     return { docFreq: count, totalTermFreq, postingsOffset, singletonDoc: -1, positionsOffset, maxFreq, minNorm };
   }
 
+  /** Bytes of `.pos` written so far: where the next term's positions start. */
+  get positionsLength(): number {
+    return this.positions.length;
+  }
+
   /** Finishes both files (footer with checksum) and returns their bytes. */
   finish(): { postings: Uint8Array; positions: Uint8Array } {
     writeFooter(this.postings);
