@@ -290,7 +290,8 @@ export class FieldInverter {
       const count = this.termState[id * TERM + COUNT];
       work += count + 16;
       const nDocs = this.decode(id, count, out);
-      writer.addTerm(terms[id], nDocs, out.docs, out.freqs, out.positions);
+      if (nDocs === 1) writer.addSingleDocTerm(terms[id], out.docs[0], out.freqs[0], out.positions);
+      else writer.addTerm(terms[id], nDocs, out.docs, out.freqs, out.positions);
     }
     return i;
   }

@@ -54,6 +54,41 @@ export class ByteWriter {
     this.len += b.length;
   }
 
+  /** Appends a copy of `b[0..count)` (no subarray made: most callers copy a few bytes). */
+  writeBytesOf(b: Uint8Array, count: number): void {
+    this.ensure(count);
+    const buf = this.buf;
+    let p = this.len;
+    if (count > 32) {
+      buf.set(b.subarray(0, count), p);
+    } else {
+      for (let i = 0; i < count; i++) buf[p++] = b[i];
+    }
+    this.len += count;
+  }
+
+  /**
+   * Appends `values[from..from+count)`, each as the varint of its difference from the one before
+   * (the first as is): a doc's positions. Values ascend and are below 2^32.
+   */
+  writeVarintDeltas(values: ArrayLike<number>, from: number, count: number): void {
+    this.ensure(5 * count);
+    const buf = this.buf;
+    let p = this.len;
+    let prev = 0;
+    for (let i = from; i < from + count; i++) {
+      const value = values[i];
+      let v = value - prev;
+      prev = value;
+      while (v >= 0x80) {
+        buf[p++] = (v & 0x7f) | 0x80;
+        v >>>= 7;
+      }
+      buf[p++] = v;
+    }
+    this.len = p;
+  }
+
   /** Appends `v` (an unsigned 32-bit integer) as 4 little-endian bytes. */
   writeUint32(v: number): void {
     this.ensure(4);

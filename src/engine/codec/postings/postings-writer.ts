@@ -105,12 +105,8 @@ export class PostingsWriter {
           impacts?.add(f, 0);
         }
         if (hasPositions) {
-          let prev = 0;
-          for (let j = 0; j < f; j++) {
-            const pos = positions[posIndex++];
-            this.positions.writeVarint(pos - prev);
-            prev = pos;
-          }
+          this.positions.writeVarintDeltas(positions, posIndex, f);
+          posIndex += f;
         }
       }
       if (blockMaxFreq > maxFreq) maxFreq = blockMaxFreq;
@@ -154,6 +150,11 @@ export class PostingsWriter {
   /** Bytes of `.pos` written so far: where the next term's positions start. */
   get positionsLength(): number {
     return this.positions.length;
+  }
+
+  /** Appends one doc's positions `positions[from..from+count)` to `.pos`, as {@link addTerm} does. */
+  writePositions(positions: ArrayLike<number>, from: number, count: number): void {
+    this.positions.writeVarintDeltas(positions, from, count);
   }
 
   /** Finishes both files (footer with checksum) and returns their bytes. */

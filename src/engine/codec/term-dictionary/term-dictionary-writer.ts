@@ -93,18 +93,18 @@ export class TermDictionaryWriter {
   }
 
   /**
-   * Adds the next term of the current field with one doc and no frequencies (an `_id`): the bytes
-   * of {@link addTerm} with docFreq 1, totalTermFreq 1, max frequency 1 and min norm 0.
+   * Adds the next term of the current field found in one doc only: the bytes of {@link addTerm}
+   * with docFreq 1, without a term info made per term.
    */
-  addSingleton(term: string, doc: number, positionsOffset: number): void {
+  addSingleDoc(term: string, doc: number, totalTermFreq: number, positionsOffset: number, maxFreq: number, minNorm: number): void {
     this.addPrefixed(term);
     const out = this.out;
     out.writeByte(1);
-    out.writeByte(0);
+    out.writeVarint(totalTermFreq - 1);
     out.writeVarint(doc);
     out.writeVarint(positionsOffset);
-    out.writeByte(1);
-    out.writeByte(0);
+    out.writeVarint(maxFreq);
+    out.writeByte(minNorm);
     this.endTerm(term);
   }
 
