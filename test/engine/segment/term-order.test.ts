@@ -33,6 +33,13 @@ describe('sortedTermIds', () => {
     assert.deepEqual(Array.from(sortedTermIds(deep), (id) => deep[id]), [...deep].sort());
   });
 
+  it('keeps terms that are in order already, repeats included', () => {
+    const terms = ['', 'a', 'a', 'ab', 'b', 'b\u0000', 'é', '日本'];
+    assert.deepEqual(Array.from(sortedTermIds(terms)), terms.map((_, i) => i));
+    const almost = [...terms.slice(0, 7), 'a'];
+    assert.deepEqual(Array.from(sortedTermIds(almost), (id) => almost[id]), [...almost].sort());
+  });
+
   it('orders real words, prefixes of one another and terms past ASCII', () => {
     const terms = ['run', 'runner', 'ru', 'r', 'école', 'ecole', 'über', 'uber', '日本', '日本語', 'a\u0000', 'a', '', 'zz', 'z~', 'z\u007f', 'z\u0080'];
     assert.deepEqual(Array.from(sortedTermIds(terms), (id) => terms[id]), [...terms].sort());
