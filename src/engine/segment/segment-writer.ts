@@ -79,16 +79,16 @@ export class SegmentWriter {
 
   /**
    * Adds the next term of the current field, found in the one doc `doc`, `freq` times at
-   * `positions[0..freq)`: the same bytes as {@link addTerm} with one doc, without its pass over
+   * `positions[from..from+freq)`: the same bytes as {@link addTerm} with one doc, without its pass over
    * blocks (most terms of a segment have one doc).
    */
-  addSingleDocTerm(term: string, doc: number, freq: number, positions: ArrayLike<number>): void {
+  addSingleDocTerm(term: string, doc: number, freq: number, positions: ArrayLike<number>, from: number): void {
     const positionsOffset = this.postings.positionsLength;
     if (this.options !== IndexOptions.docsFreqsPositions) {
       this.terms.addSingleDoc(term, doc, 1, positionsOffset, 1, 0);
       return;
     }
-    this.postings.writePositions(positions, 0, freq);
+    this.postings.writePositions(positions, from, freq);
     const norms = this.fieldNorms;
     this.terms.addSingleDoc(term, doc, freq, positionsOffset, freq, norms === null ? 0 : norms[doc]);
   }

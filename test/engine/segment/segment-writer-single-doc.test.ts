@@ -32,7 +32,7 @@ function write(terms: readonly Term[], norms: Uint8Array, fast: boolean): Map<st
     const docs = t.docs.map((d) => d.doc);
     const freqs = t.docs.map((d) => d.positions.length);
     const positions = t.docs.flatMap((d) => d.positions);
-    if (fast && docs.length === 1) w.addSingleDocTerm(t.term, docs[0], freqs[0], positions);
+    if (fast && docs.length === 1) w.addSingleDocTerm(t.term, docs[0], freqs[0], [-1, ...positions], 1);
     else w.addTerm(t.term, docs.length, docs, freqs, positions);
   }
   return new Map(w.finish().files);
