@@ -46,7 +46,7 @@ export class BulkBuffer {
     fastPath = true,
     bytePath = true,
   ) {
-    this.buffer = new SegmentBuffer(mapping, analyzer);
+    this.buffer = new SegmentBuffer(mapping, analyzer, { idsAtFlush: true });
     this.flat = fastPath ? flatPlanOf(mapping) : null;
     this.asciiLine = this.flat === null || !bytePath ? null : new AsciiLine(this.flat);
   }

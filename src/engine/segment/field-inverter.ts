@@ -379,12 +379,24 @@ export class FieldInverter {
     const terms = this.terms;
     let work = 0;
     let i = from;
+    const state = this.termState;
+    const slab = this.slab;
     for (; i < sorted.length && work < 4096; i++) {
       const id = sorted[i];
-      const count = this.termState[id * TERM + COUNT];
+      const count = state[id * TERM + COUNT];
       work += count + 16;
+      // One doc with one or two positions (most terms of a segment): all in the term's first
+      // slice, read where they are.
+      if (count <= 3) {
+        const head = state[id * TERM + HEAD];
+        if (count === 2 || slab[head + 2] >= 0) {
+          writer.addSingleDocTerm(terms[id], -slab[head] - 1, count - 1, slab, head + 1);
+          continue;
+        }
+      }
       const nDocs = this.decode(id, count, out);
-      writer.addTerm(terms[id], nDocs, out.docs, out.freqs, out.positions);
+      if (nDocs === 1) writer.addSingleDocTerm(terms[id], out.docs[0], out.freqs[0], out.positions, 0);
+      else writer.addTerm(terms[id], nDocs, out.docs, out.freqs, out.positions);
     }
     return i;
   }

@@ -17,6 +17,7 @@ import type { ByteValues } from './field-inverter.js';
 import { OptionalSegmentComponent } from './segment-component.js';
 import { SegmentWriter } from './segment-writer.js';
 import type { WrittenSegment } from './segment-writer.js';
+import { sortedTermIds } from './term-order.js';
 import { VectorFieldWriter } from '../vector/vector-field-writer.js';
 import type { VectorFieldInfo } from './segment-info.js';
 import { vectorFieldInfo, vectorFieldOptions } from './vector-fields.js';
@@ -39,12 +40,26 @@ export interface FlushedBuffer extends WrittenSegment {
   readonly deletedDocs: readonly number[];
 }
 
+/** How a buffer keeps track of ids. */
+export interface SegmentBufferOptions {
+  /**
+   * Resolve ids only at the flush, from the one sort that orders them for the `_id` terms,
+   * instead of a map updated per document (a bulk load, which asks no questions about ids while
+   * it fills a buffer: a map costs about as much as all other bookkeeping per doc). A later doc
+   * still replaces an earlier one with the same id. {@link SegmentBuffer.has},
+   * {@link SegmentBuffer.delete} and {@link SegmentBuffer.liveIds} still work: the first call
+   * builds the map, and the buffer keeps it from then on.
+   */
+  readonly idsAtFlush?: boolean;
+}
+
 /** Buffers validated documents for one future segment. */
 export class SegmentBuffer {
   private readonly inverters: FieldInverter[] = [];
   private readonly columns: ColumnBuilder[] = [];
   private readonly ids: string[] = [];
-  private readonly idToDoc = new Map<string, number>();
+  /** Id -> its live doc; null while ids are resolved at the flush ({@link SegmentBufferOptions.idsAtFlush}). */
+  private idToDoc: Map<string, number> | null;
   /**
    * Stored documents, compressed block by block as they arrive: their JSON then dies young
    * instead of being held (and copied by every scavenge, then marked) until the flush.
@@ -61,7 +76,9 @@ export class SegmentBuffer {
   constructor(
     private readonly mapping: Mapping,
     private readonly analyzer: (name: string) => Analyzer,
+    options: SegmentBufferOptions = {},
   ) {
+    this.idToDoc = options.idsAtFlush === true ? null : new Map();
     this.suggestions = new SuggestCollector(analyzer);
     for (const field of mapping.fields) if (!isWildcardName(field.name)) this.addField(field, 0);
   }
@@ -107,9 +124,12 @@ export class SegmentBuffer {
    */
   add(doc: Pick<ValidDocument, 'values' | 'vectors'>, id: string, storedJson: string, bytes?: ByteValues): void {
     const docId = this.ids.length;
-    const previous = this.idToDoc.get(id);
-    if (previous !== undefined) this.deleted.add(previous);
-    this.idToDoc.set(id, docId);
+    const idToDoc = this.idToDoc;
+    if (idToDoc !== null) {
+      const previous = idToDoc.get(id);
+      if (previous !== undefined) this.deleted.add(previous);
+      idToDoc.set(id, docId);
+    }
     this.ids.push(id);
     if (this.mapping.hasWildcards) {
       for (const name of doc.values.keys()) {
@@ -148,21 +168,34 @@ export class SegmentBuffer {
 
   /** Deletes the buffered doc with this id, if any; returns whether one was live. */
   delete(id: string): boolean {
-    const docId = this.idToDoc.get(id);
+    const idToDoc = this.liveDocs();
+    const docId = idToDoc.get(id);
     if (docId === undefined) return false;
-    this.idToDoc.delete(id);
+    idToDoc.delete(id);
     this.deleted.add(docId);
     return true;
   }
 
   /** Whether a live buffered doc has this id. */
   has(id: string): boolean {
-    return this.idToDoc.has(id);
+    return this.liveDocs().has(id);
   }
 
   /** Ids of the live buffered docs. */
   liveIds(): IterableIterator<string> {
-    return this.idToDoc.keys();
+    return this.liveDocs().keys();
+  }
+
+  /** Id -> live doc, built (and kept from now on) if ids were left for the flush. */
+  private liveDocs(): Map<string, number> {
+    if (this.idToDoc !== null) return this.idToDoc;
+    const idToDoc = new Map<string, number>();
+    this.ids.forEach((id, docId) => {
+      const previous = idToDoc.get(id);
+      if (previous !== undefined) this.deleted.add(previous);
+      idToDoc.set(id, docId);
+    });
+    return (this.idToDoc = idToDoc);
   }
 
   /** Encodes the buffer as segment `name`. */
@@ -170,7 +203,7 @@ export class SegmentBuffer {
     const slicer = new TimeSlicer();
     const maxDoc = this.ids.length;
     const writer = new SegmentWriter(name, maxDoc, this.stored);
-    writeIds(writer, this.idToDoc);
+    writeIds(writer, this.ids, this.deleted, this.idToDoc === null);
     for (const inv of this.inverters) await inv.writeTo(writer, maxDoc, slicer);
     for (const col of this.columns) writer.addDocValues(buildColumn(col));
     const suggestions = this.suggestions.active ? this.suggestions.encode(this.deleted) : null;
@@ -188,15 +221,35 @@ export class SegmentBuffer {
 /**
  * Writes the `_id` terms of the live docs only: a doc replaced or deleted inside the buffer is
  * never looked up again, and leaving it out makes every id of a segment a singleton, inlined in
- * the term dictionary, so a writer can find ids without loading postings. `idToDoc` holds exactly
- * the live docs, one per id; the default sort compares UTF-16 code units, the term order.
+ * the term dictionary, so a writer can find ids without loading postings. One sort of all the
+ * docs by id (UTF-16 code units, the term order) gives both the terms' order and, with
+ * `resolve`, the replaced docs: of a run of equal ids only the last doc lives, the others are
+ * added to `deleted`, as a map updated per doc would have done. Without `resolve`, `deleted`
+ * already holds every doc but one of each id.
  */
-function writeIds(writer: SegmentWriter, idToDoc: ReadonlyMap<string, number>): void {
+function writeIds(writer: SegmentWriter, ids: readonly string[], deleted: Set<number>, resolve: boolean): void {
   writer.startField(ID_FIELD, IndexOptions.docs, null, null);
-  const docs = [0];
-  for (const id of [...idToDoc.keys()].sort()) {
-    docs[0] = idToDoc.get(id)!;
-    writer.addTerm(id, 1, docs, null, null);
+  const order = sortedTermIds(ids);
+  const dead = new Uint8Array(ids.length);
+  for (const d of deleted) dead[d] = 1;
+  for (let i = 0; i < order.length; ) {
+    const id = ids[order[i]];
+    let end = i + 1;
+    while (end < order.length && ids[order[end]] === id) end++;
+    let live = -1;
+    for (let j = i; j < end; j++) {
+      const doc = order[j];
+      if (!resolve) {
+        if (dead[doc] === 0) live = doc;
+      } else if (doc > live) {
+        if (live >= 0) deleted.add(live);
+        live = doc;
+      } else {
+        deleted.add(doc);
+      }
+    }
+    if (live >= 0 && dead[live] === 0) writer.addSingletonTerm(id, live);
+    i = end;
   }
 }
 

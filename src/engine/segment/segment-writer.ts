@@ -6,7 +6,7 @@ import { footerChecksum } from '../codec/file-format.js';
 import { encodeDocValues } from '../codec/doc-values/doc-values-writer.js';
 import type { DocValuesColumn } from '../codec/doc-values/doc-values-writer.js';
 import { encodeNorms } from '../codec/norms/norms-writer.js';
-import type { IndexOptions } from '../codec/postings/postings-format.js';
+import { IndexOptions } from '../codec/postings/postings-format.js';
 import { PostingsWriter } from '../codec/postings/postings-writer.js';
 import { StoredFieldsWriter } from '../codec/stored-fields/stored-fields-writer.js';
 import { TermDictionaryWriter } from '../codec/term-dictionary/term-dictionary-writer.js';
@@ -67,6 +67,30 @@ export class SegmentWriter {
   ): void {
     const info = this.postings.addTerm(this.options, count, docs, freqs, positions, this.fieldNorms);
     this.terms.addTerm(term, info);
+  }
+
+  /**
+   * Adds the next term of the current field, found in the one doc `doc` and not scored (no
+   * frequencies or norms: `_id`); the same bytes as {@link addTerm} with one doc.
+   */
+  addSingletonTerm(term: string, doc: number): void {
+    this.terms.addSingleDoc(term, doc, 1, this.postings.positionsLength, 1, 0);
+  }
+
+  /**
+   * Adds the next term of the current field, found in the one doc `doc`, `freq` times at
+   * `positions[from..from+freq)`: the same bytes as {@link addTerm} with one doc, without its pass over
+   * blocks (most terms of a segment have one doc).
+   */
+  addSingleDocTerm(term: string, doc: number, freq: number, positions: ArrayLike<number>, from: number): void {
+    const positionsOffset = this.postings.positionsLength;
+    if (this.options !== IndexOptions.docsFreqsPositions) {
+      this.terms.addSingleDoc(term, doc, 1, positionsOffset, 1, 0);
+      return;
+    }
+    this.postings.writePositions(positions, from, freq);
+    const norms = this.fieldNorms;
+    this.terms.addSingleDoc(term, doc, freq, positionsOffset, freq, norms === null ? 0 : norms[doc]);
   }
 
   /** Adds a doc values column (one per filterable/sortable/facetable field). */

@@ -29,6 +29,9 @@ async function written(analyzer: Analyzer, docs: readonly (readonly string[])[],
       const freqs = [...f.subarray(0, count)];
       terms.push({ term, docs: [...d.subarray(0, count)], freqs, positions: [...p.subarray(0, freqs.reduce((a, b) => a + b, 0))] });
     },
+    addSingleDocTerm(term: string, doc: number, freq: number, p: Int32Array, from: number) {
+      terms.push({ term, docs: [doc], freqs: [freq], positions: [...p.subarray(from, from + freq)] });
+    },
   } as unknown as SegmentWriter;
   await inverter.writeTo(writer, docs.length, slicer);
   return { norms, terms };

@@ -19,6 +19,27 @@ describe('sortedTermIds', () => {
     );
   });
 
+  it('orders terms that repeat or share long prefixes, equal ones next to each other', () => {
+    const long = fc.array(fc.constantFrom('a', 'b', 'é', '\u007e', '\u007f'), { maxLength: 3 }).map((tail) => `prefix-shared-by-all/${tail.join('')}`);
+    fc.assert(
+      fc.property(fc.array(fc.oneof(term, long), { maxLength: 200 }), (terms) => {
+        const ids = sortedTermIds(terms);
+        assert.deepEqual(Array.from(ids, (id) => terms[id]), [...terms].sort());
+        assert.deepEqual([...ids].sort((a, b) => a - b), terms.map((_, i) => i));
+      }),
+      { numRuns: 300 },
+    );
+    const deep = ['x'.repeat(2_000), 'x'.repeat(2_000), `${'x'.repeat(1_999)}w`, `${'x'.repeat(2_000)}y`];
+    assert.deepEqual(Array.from(sortedTermIds(deep), (id) => deep[id]), [...deep].sort());
+  });
+
+  it('keeps terms that are in order already, repeats included', () => {
+    const terms = ['', 'a', 'a', 'ab', 'b', 'b\u0000', 'é', '日本'];
+    assert.deepEqual(Array.from(sortedTermIds(terms)), terms.map((_, i) => i));
+    const almost = [...terms.slice(0, 7), 'a'];
+    assert.deepEqual(Array.from(sortedTermIds(almost), (id) => almost[id]), [...almost].sort());
+  });
+
   it('orders real words, prefixes of one another and terms past ASCII', () => {
     const terms = ['run', 'runner', 'ru', 'r', 'école', 'ecole', 'über', 'uber', '日本', '日本語', 'a\u0000', 'a', '', 'zz', 'z~', 'z\u007f', 'z\u0080'];
     assert.deepEqual(Array.from(sortedTermIds(terms), (id) => terms[id]), [...terms].sort());

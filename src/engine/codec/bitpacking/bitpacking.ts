@@ -14,6 +14,9 @@ export const BLOCK_SIZE = 128;
 
 // One block is at most 128 * 32 bits = 128 words; one spare word lets the decoder read ahead.
 const words = new Uint32Array(BLOCK_SIZE + 1);
+const wordBytes = new Uint8Array(words.buffer);
+/** Whether this machine stores a uint32's low byte first (then {@link words} is already the byte stream). */
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
 /** Smallest bit width that holds every value in values[0..count) (0 when all are 0). */
 export function bitsRequired(values: Uint32Array, count: number): number {
@@ -50,6 +53,11 @@ export function packBlock(w: ByteWriter, values: Uint32Array, count: number, bit
   }
   if (wi < nWords) words[wi] = word;
   const nBytes = packedBytes(count, bits);
+  if (LITTLE_ENDIAN) {
+    // The words' bytes in memory are the stream's bytes.
+    w.writeBytesOf(wordBytes, nBytes);
+    return;
+  }
   w.ensure(nBytes);
   const full = nBytes >>> 2;
   for (let k = 0; k < full; k++) {

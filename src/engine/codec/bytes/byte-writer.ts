@@ -54,6 +54,41 @@ export class ByteWriter {
     this.len += b.length;
   }
 
+  /** Appends a copy of `b[0..count)` (no subarray made: most callers copy a few bytes). */
+  writeBytesOf(b: Uint8Array, count: number): void {
+    this.ensure(count);
+    const buf = this.buf;
+    let p = this.len;
+    if (count > 32) {
+      buf.set(b.subarray(0, count), p);
+    } else {
+      for (let i = 0; i < count; i++) buf[p++] = b[i];
+    }
+    this.len += count;
+  }
+
+  /**
+   * Appends `values[from..from+count)`, each as the varint of its difference from the one before
+   * (the first as is): a doc's positions. Values ascend and are below 2^32.
+   */
+  writeVarintDeltas(values: ArrayLike<number>, from: number, count: number): void {
+    this.ensure(5 * count);
+    const buf = this.buf;
+    let p = this.len;
+    let prev = 0;
+    for (let i = from; i < from + count; i++) {
+      const value = values[i];
+      let v = value - prev;
+      prev = value;
+      while (v >= 0x80) {
+        buf[p++] = (v & 0x7f) | 0x80;
+        v >>>= 7;
+      }
+      buf[p++] = v;
+    }
+    this.len = p;
+  }
+
   /** Appends `v` (an unsigned 32-bit integer) as 4 little-endian bytes. */
   writeUint32(v: number): void {
     this.ensure(4);
@@ -117,7 +152,15 @@ export class ByteWriter {
 
   /** Appends `s` as a varint UTF-8 byte length followed by its UTF-8 bytes. */
   writeString(s: string): void {
-    const n = s.length;
+    this.writeStringFrom(s, 0);
+  }
+
+  /**
+   * Appends `s.slice(from)` as {@link writeString} does, without making the slice in the common
+   * case (a term's suffix after the prefix it shares with the previous term).
+   */
+  writeStringFrom(s: string, from: number): void {
+    const n = s.length - from;
     // UTF-8 needs at most 3 bytes per UTF-16 code unit; reserve the widest length prefix first.
     const maxBytes = n * 3;
     const prefix = varintSize(maxBytes);
@@ -130,13 +173,13 @@ export class ByteWriter {
       // Short ASCII strings are the common case (terms, keywords); skip the encoder call.
       let i = 0;
       for (; i < n; i++) {
-        const c = s.charCodeAt(i);
+        const c = s.charCodeAt(from + i);
         if (c >= 0x80) break;
         buf[start + i] = c;
       }
       if (i === n) written = n;
     }
-    if (written < 0) written = encoder.encodeInto(s, buf.subarray(start)).written;
+    if (written < 0) written = encoder.encodeInto(from === 0 ? s : s.slice(from), buf.subarray(start)).written;
     const actualPrefix = varintSize(written);
     if (actualPrefix < prefix) buf.copyWithin(this.len + actualPrefix, start, start + written);
     this.writeVarint(written);

@@ -71,7 +71,9 @@ export class PostingsWriter {
     const hasNorms = hasFreqs && norms !== null;
     const positionsOffset = this.positions.length;
     const numBlocks = Math.ceil(count / POSTINGS_BLOCK);
-    const blocks = this.blocks;
+    // A term of one block has no skip table: its block goes straight into `.pst`.
+    const postingsOffset = count === 1 ? -1 : this.postings.length;
+    const blocks = numBlocks > 1 ? this.blocks : this.postings;
     const skip = this.skip;
     let totalTermFreq = 0;
     let maxFreq = 1;
@@ -105,12 +107,8 @@ export class PostingsWriter {
           impacts?.add(f, 0);
         }
         if (hasPositions) {
-          let prev = 0;
-          for (let j = 0; j < f; j++) {
-            const pos = positions[posIndex++];
-            this.positions.writeVarint(pos - prev);
-            prev = pos;
-          }
+          this.positions.writeVarintDeltas(positions, posIndex, f);
+          posIndex += f;
         }
       }
       if (blockMaxFreq > maxFreq) maxFreq = blockMaxFreq;
@@ -142,13 +140,24 @@ export class PostingsWriter {
     if (count === 1) {
       return { docFreq: 1, totalTermFreq, postingsOffset: -1, singletonDoc: docs[0], positionsOffset, maxFreq, minNorm };
     }
-    const postingsOffset = this.postings.length;
-    this.postings.writeBytes(skip.view());
-    this.postings.writeBytes(blocks.view());
-    // Copied out above: the scratch buffers are reused for the next term.
-    this.skip.reset();
-    this.blocks.reset();
+    if (numBlocks > 1) {
+      this.postings.writeBytes(skip.view());
+      this.postings.writeBytes(blocks.view());
+      // Copied out above: the scratch buffers are reused for the next term.
+      this.skip.reset();
+      this.blocks.reset();
+    }
     return { docFreq: count, totalTermFreq, postingsOffset, singletonDoc: -1, positionsOffset, maxFreq, minNorm };
+  }
+
+  /** Bytes of `.pos` written so far: where the next term's positions start. */
+  get positionsLength(): number {
+    return this.positions.length;
+  }
+
+  /** Appends one doc's positions `positions[from..from+count)` to `.pos`, as {@link addTerm} does. */
+  writePositions(positions: ArrayLike<number>, from: number, count: number): void {
+    this.positions.writeVarintDeltas(positions, from, count);
   }
 
   /** Finishes both files (footer with checksum) and returns their bytes. */

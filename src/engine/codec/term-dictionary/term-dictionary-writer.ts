@@ -61,25 +61,51 @@ export class TermDictionaryWriter {
 
   /** Adds the next term of the current field (strictly greater than the previous one). */
   addTerm(term: string, info: TermInfo): void {
-    const field = this.current!;
+    this.addPrefixed(term);
     const out = this.out;
-    if (this.inBlock === 0) {
-      field.firstTerms.push(term);
-      field.offsets.push(out.length);
-      this.previous = '';
-    }
-    const shared = sharedPrefix(this.previous, term);
-    out.writeVarint(shared);
-    out.writeString(shared === 0 ? term : term.slice(shared));
     out.writeVarint(info.docFreq);
     out.writeVarint(info.totalTermFreq - info.docFreq);
     out.writeVarint(info.docFreq === 1 ? info.singletonDoc : info.postingsOffset);
     out.writeVarint(info.positionsOffset);
     out.writeVarint(info.maxFreq);
     out.writeByte(info.minNorm);
+    this.endTerm(term);
+  }
+
+  /** Starts a block if one is due, and writes `term` as its prefix shared with the previous term and the rest. */
+  private addPrefixed(term: string): void {
+    const out = this.out;
+    if (this.inBlock === 0) {
+      const field = this.current!;
+      field.firstTerms.push(term);
+      field.offsets.push(out.length);
+      this.previous = '';
+    }
+    const shared = sharedPrefix(this.previous, term);
+    out.writeVarint(shared);
+    out.writeStringFrom(term, shared);
+  }
+
+  private endTerm(term: string): void {
     this.previous = term;
-    field.termCount++;
+    this.current!.termCount++;
     if (++this.inBlock === TERMS_PER_BLOCK) this.inBlock = 0;
+  }
+
+  /**
+   * Adds the next term of the current field found in one doc only: the bytes of {@link addTerm}
+   * with docFreq 1, without a term info made per term.
+   */
+  addSingleDoc(term: string, doc: number, totalTermFreq: number, positionsOffset: number, maxFreq: number, minNorm: number): void {
+    this.addPrefixed(term);
+    const out = this.out;
+    out.writeByte(1);
+    out.writeVarint(totalTermFreq - 1);
+    out.writeVarint(doc);
+    out.writeVarint(positionsOffset);
+    out.writeVarint(maxFreq);
+    out.writeByte(minNorm);
+    this.endTerm(term);
   }
 
   /** Writes the block index and the footer; returns the file. */

@@ -130,4 +130,47 @@ describe('ByteWriter', () => {
     assert.equal(view[0], 2);
     assert.equal(w.length, 1);
   });
+
+  it('writes a string from an offset as writeString writes the slice, surrogates and non-ASCII included', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 80 }), fc.nat(), (s, at) => {
+        const from = s.length === 0 ? 0 : at % (s.length + 1);
+        const a = new ByteWriter(1);
+        a.writeByte(7);
+        a.writeStringFrom(s, from);
+        const b = new ByteWriter(1);
+        b.writeByte(7);
+        b.writeString(s.slice(from));
+        assert.deepEqual(a.toBytes(), b.toBytes());
+      }),
+    );
+  });
+
+  it('writes ascending values as varints of their deltas, the bytes of writeVarint one by one', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: 2 ** 32 - 1 }), { maxLength: 40 }), fc.nat({ max: 5 }), (raw, skip) => {
+        const values = [...raw].sort((x, y) => x - y);
+        const from = Math.min(skip, values.length);
+        const a = new ByteWriter(1);
+        a.writeVarintDeltas(values, from, values.length - from);
+        const b = new ByteWriter(1);
+        let prev = 0;
+        for (const v of values.slice(from)) {
+          b.writeVarint(v - prev);
+          prev = v;
+        }
+        assert.deepEqual(a.toBytes(), b.toBytes());
+      }),
+    );
+  });
+
+  it('copies a prefix of a byte array, short or long', () => {
+    for (const n of [0, 1, 5, 32, 33, 200]) {
+      const src = Uint8Array.from({ length: 300 }, (_, i) => (i * 7) & 0xff);
+      const w = new ByteWriter(1);
+      w.writeByte(9);
+      w.writeBytesOf(src, n);
+      assert.deepEqual(w.toBytes(), Uint8Array.of(9, ...src.subarray(0, n)));
+    }
+  });
 });
