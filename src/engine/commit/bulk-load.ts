@@ -11,9 +11,9 @@
  * Chunks go to the least busy thread, so the copies of one id may sit in several segments in any
  * order: each doc carries its input line, and the copy from the latest line wins
  * (`bulk-ids.ts`). Memory is bounded by bytes: at most two chunks wait per thread, and each
- * thread's buffer flushes at the writer's buffer size, so segments are as large as the logged
- * path's (half that size doubled the segments and the merges, and cost more CPU and peak RSS on
- * the npm corpus).
+ * thread's buffer flushes at 1.5 times the writer's buffer size ({@link BULK_BUFFER_SCALE}):
+ * fewer, larger segments cost less to build and to search (half the writer's size doubled the
+ * segments and the merges, and cost more CPU and peak RSS on the npm corpus).
  */
 import { YarrowError } from '../errors.js';
 import type { Mapping } from '../schema/mapping.js';
