@@ -44,9 +44,9 @@ function fileText(lines: number): string {
   return `\ufeff${out.join('\n')}`;
 }
 
-async function indexFile(path: string, bulkThreads: number, chunkBytes?: number): Promise<{ index: Index; dir: MemoryDirectory; error: unknown }> {
+async function indexFile(path: string, bulkThreads: number, chunkBytes?: number, maxBufferBytes = 64 * 1024): Promise<{ index: Index; dir: MemoryDirectory; error: unknown }> {
   const dir = new MemoryDirectory();
-  const index = await Index.open(dir, { mapping, refreshIntervalMs: 0, writer: { maxBufferBytes: 64 * 1024, merges: false } });
+  const index = await Index.open(dir, { mapping, refreshIntervalMs: 0, writer: { maxBufferBytes, merges: false } });
   const indexer = new FileIndexer({
     target: index,
     progress: new ProgressReporter({ log: () => undefined }),
@@ -87,6 +87,25 @@ describe('FileIndexer bulk loading', () => {
         await bulk.index.close();
       }
       await logged.index.close();
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  });
+
+  it('flushes a bulk thread\'s buffer at 1.5 times the writer\'s buffer size: fewer, larger segments', { timeout: 120_000 }, async () => {
+    const work = await mkdtemp(join(tmpdir(), 'yarrow-bulk-'));
+    try {
+      const path = join(work, 'input.jsonl');
+      await writeFile(path, fileText(40_000));
+      // The logged path flushes its one buffer at the writer's size, by the same estimate (a
+      // buffer well above the few hundred KB an empty one's arrays take).
+      const logged = await indexFile(path, 0, undefined, 1024 * 1024);
+      const bulk = await indexFile(path, 1, 16 * 1024, 1024 * 1024);
+      const [l, b] = [logged.index.stats().segments, bulk.index.stats().segments];
+      assert.ok(l >= 6, `the logged path made ${l} segments`);
+      assert.ok(b <= l * 0.75, `bulk made ${b} segments where the logged path made ${l}`);
+      assert.deepEqual(observe(bulk.index), observe(logged.index));
+      await Promise.all([logged.index.close(), bulk.index.close()]);
     } finally {
       await rm(work, { recursive: true, force: true });
     }

@@ -297,7 +297,7 @@ export class IndexWriter {
    */
   bulkLoad(threads: number, options: BulkLoadOptions): BulkLoad {
     this.checkOpen();
-    // Each thread's buffer flushes at the writer's buffer size (see bulk-load.ts).
+    // Each thread's buffer flushes at 1.5 times the writer's buffer size (see bulk-load.ts).
     this.bulkThreads ??= new BulkLoadThreads(this.mapping, threads, this.options.maxBufferBytes);
     return new BulkLoad(this.bulkThreads.threads, {
       allocateSegmentName: () => segmentName(this.nextSegmentId++),

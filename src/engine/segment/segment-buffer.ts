@@ -68,7 +68,6 @@ export class SegmentBuffer {
   private readonly deleted = new Set<number>();
   /** Fields that have an inverter or column (or need none). */
   private readonly known = new Set<string>();
-  private storedBytes = 0;
   /** One vector writer per semantic field, started at the field's first vector (its dimension). */
   private readonly vectorWriters = new Map<string, { info: VectorFieldInfo; writer: VectorFieldWriter }>();
   private readonly suggestions: SuggestCollector;
@@ -104,18 +103,19 @@ export class SegmentBuffer {
   }
 
   /**
-   * An estimate of the heap the buffer holds, used to decide when to flush: the inverters' typed
+   * An estimate of the memory the buffer holds, used to decide when to flush: the inverters' typed
    * arrays as allocated, about 120 bytes per distinct term (its string, its entries in the term
-   * and raw-token maps), stored JSON as UTF-16, and about 64 bytes per id. The stored JSON is
-   * compressed as it arrives and holds a quarter of that or less, but counting it whole keeps
-   * segments the size the writer's memory bound was measured with.
+   * and raw-token maps), the stored fields as held (compressed as they arrive, about 40% of their
+   * UTF-8 JSON), twice over for the spare room of their growing buffer and the copy a flush makes,
+   * and about 64 bytes per id. Counting the stored JSON whole, as UTF-16, overstated a buffer of
+   * long documents about twofold and cut it into twice the segments its memory called for.
    */
   get estimatedBytes(): number {
     let bytes = 0;
     for (const inv of this.inverters) bytes += inv.arrayBytes + inv.termCount * 120;
     // Vectors: their records (int8 codes + scale, or float32) and a docId each.
     for (const { info, writer } of this.vectorWriters.values()) bytes += writer.count * ((writer.encoding === 'float32' ? 4 * info.dim : info.dim + 16) + 4);
-    return bytes + this.suggestions.estimatedBytes + this.storedBytes * 2 + this.ids.length * 64;
+    return bytes + this.suggestions.estimatedBytes + this.stored.heldBytes * 2 + this.ids.length * 64;
   }
 
   /**
@@ -149,7 +149,6 @@ export class SegmentBuffer {
       col.offsets.push(col.values.length);
     }
     if (doc.vectors.size > 0) for (const [field, vector] of doc.vectors) this.vectorWriter(field, vector.length).add(docId, vector);
-    this.storedBytes += storedJson.length;
     this.stored.addRaw(storedJson);
   }
 

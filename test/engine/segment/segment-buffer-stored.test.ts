@@ -43,14 +43,24 @@ describe('SegmentBuffer stored documents', () => {
     for (let d = 0; d < input.length; d++) assert.equal(reader.getRaw(d), expected[d], `doc ${d}`);
   });
 
-  it('counts the stored JSON whole in its estimate, compressed or not, so segments keep their measured size', () => {
+  it('counts stored documents as held, compressed, so long repetitive documents do not cut segments early', () => {
     const buffer = new SegmentBuffer(mapping, getAnalyzer);
     const doc = validateDocument(mapping, { _id: 'a', title: 'x', year: 2000 });
     buffer.add(doc, 'a', JSON.stringify(doc.stored));
-    const before = buffer.estimatedBytes;
-    const big = validateDocument(mapping, { _id: 'b', year: 2001 });
-    const json = JSON.stringify({ ...big.stored, note: 'n'.repeat(100_000) });
-    buffer.add(big, 'b', json);
-    assert.ok(buffer.estimatedBytes - before >= 2 * json.length, `estimate grew by ${buffer.estimatedBytes - before}`);
+    const grewBy = (id: string, note: string): { growth: number; json: number } => {
+      const before = buffer.estimatedBytes;
+      const big = validateDocument(mapping, { _id: id, year: 2001 });
+      const json = JSON.stringify({ ...big.stored, note });
+      buffer.add(big, id, json);
+      return { growth: buffer.estimatedBytes - before, json: json.length };
+    };
+    // 100 KB of one letter compresses to almost nothing: counted whole as UTF-16 it was 200 KB.
+    const repetitive = grewBy('b', 'n'.repeat(100_000));
+    assert.ok(repetitive.growth > 0 && repetitive.growth < repetitive.json / 4, `estimate grew by ${repetitive.growth}`);
+    // Text that does not compress is held at its size, and counted at least at that.
+    let seed = 7;
+    const noise = Array.from({ length: 100_000 }, () => String.fromCharCode(33 + ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % 90)).replace(/["\\]/, 'a')).join('');
+    const random = grewBy('c', noise);
+    assert.ok(random.growth >= random.json, `estimate grew by ${random.growth} for ${random.json} bytes of JSON`);
   });
 });

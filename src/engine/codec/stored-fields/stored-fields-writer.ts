@@ -63,6 +63,14 @@ export class StoredFieldsWriter {
     return this.docs;
   }
 
+  /**
+   * Bytes the writer holds for the documents added so far: the compressed blocks and the JSON of
+   * the block not yet compressed (what a buffer's memory estimate counts, not the JSON whole).
+   */
+  get heldBytes(): number {
+    return this.out.length + this.pending.length;
+  }
+
   /** Stores `doc` as JSON; returns its docId. */
   add(doc: Record<string, unknown>): number {
     return this.addRaw(JSON.stringify(doc));
