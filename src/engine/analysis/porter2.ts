@@ -46,9 +46,32 @@ function endsWith(suffix: string): boolean {
   return true;
 }
 
-/** The longest of `suffixes` (sorted longest first) that the word ends with, or -1. */
-function longestSuffix(suffixes: readonly string[]): number {
-  for (let i = 0; i < suffixes.length; i++) if (endsWith(suffixes[i])) return i;
+/** A step's suffixes (sorted longest first) and, per ASCII code, the indexes of those ending in it. */
+interface SuffixTable {
+  readonly suffixes: readonly string[];
+  readonly byLastChar: readonly (readonly number[])[];
+}
+
+function suffixTable(suffixes: readonly string[]): SuffixTable {
+  const byLastChar: number[][] = Array.from({ length: 128 }, () => []);
+  suffixes.forEach((suffix, i) => byLastChar[suffix.charCodeAt(suffix.length - 1)].push(i));
+  return { suffixes, byLastChar };
+}
+
+/**
+ * The index of the longest suffix of `table` that the word ends with, or -1. Only the suffixes
+ * ending in the word's last letter are tried, in the table's (longest first) order, so the answer
+ * is the scan of the whole table's.
+ */
+function longestSuffix(table: SuffixTable): number {
+  if (len === 0) return -1;
+  const last = buf[len - 1];
+  if (last >= 128) return -1;
+  const candidates = table.byLastChar[last];
+  for (let k = 0; k < candidates.length; k++) {
+    const i = candidates[k];
+    if (endsWith(table.suffixes[i])) return i;
+  }
   return -1;
 }
 
@@ -92,35 +115,39 @@ const exceptions1 = new Map<string, string>([
   ['bias', 'bias'], ['andes', 'andes'],
 ]);
 
+/** Length of the longest word in {@link exceptions1}: longer words skip the lookup. */
+const maxException1Length = Math.max(...[...exceptions1.keys()].map((w) => w.length));
+
 /** Words left alone after step 1a. */
 const exceptions2 = new Set(['inning', 'outing', 'canning', 'herring', 'earring', 'proceed', 'exceed', 'succeed']);
 
 /** Prefixes whose end is R1, whatever follows. */
 const r1Prefixes = ['commun', 'arsen', 'gener'];
 
-const step1aSuffixes = ['sses', 'ied', 'ies', 'ss', 'us', 's'];
-const step1bSuffixes = ['eedly', 'ingly', 'edly', 'eed', 'ing', 'ed'];
-const step2Suffixes = [
+const step1aSuffixes = suffixTable(['sses', 'ied', 'ies', 'ss', 'us', 's']);
+const step1bSuffixes = suffixTable(['eedly', 'ingly', 'edly', 'eed', 'ing', 'ed']);
+const step2Suffixes = suffixTable([
   'ational', 'ization', 'iveness', 'fulness', 'ousness', 'tional', 'biliti', 'lessli', 'fulli', 'ousli', 'entli', 'aliti',
   'iviti', 'alism', 'ation', 'anci', 'enci', 'abli', 'alli', 'izer', 'ator', 'bli', 'ogi', 'li',
-];
+]);
 const step2Replacements = [
   'ate', 'ize', 'ive', 'ful', 'ous', 'tion', 'ble', 'less', 'ful', 'ous', 'ent', 'al',
   'ive', 'al', 'ate', 'ance', 'ence', 'able', 'al', 'ize', 'ate', 'ble', 'og', '',
 ];
-const step3Suffixes = ['ational', 'tional', 'alize', 'icate', 'iciti', 'ative', 'ical', 'ness', 'ful'];
+const step3Suffixes = suffixTable(['ational', 'tional', 'alize', 'icate', 'iciti', 'ative', 'ical', 'ness', 'ful']);
 const step3Replacements = ['ate', 'tion', 'al', 'ic', 'ic', '', 'ic', '', ''];
-const step4Suffixes = [
+const step4Suffixes = suffixTable([
   'ement', 'ment', 'ance', 'ence', 'able', 'ible', 'ate', 'ive', 'ize', 'iti', 'ism', 'ion', 'ous', 'ant', 'ent', 'ic', 'al', 'er',
-];
+]);
 
 /** Returns the Porter2 stem of `word`, a lowercase word (capital Y and other capitals are kept as letters). */
 export function porter2(word: string): string {
-  const exception = exceptions1.get(word);
-  if (exception !== undefined) return exception;
-  if (word.length < 3) return word;
-  load(word);
-  const yFound = prelude();
+  if (word.length <= maxException1Length) {
+    const exception = exceptions1.get(word);
+    if (exception !== undefined) return exception;
+    if (word.length < 3) return word;
+  }
+  const yFound = prelude(load(word));
   p1 = len;
   p2 = len;
   const prefix = longestPrefix();
@@ -136,17 +163,39 @@ export function porter2(word: string): string {
     step5();
   }
   if (yFound) for (let i = 0; i < len; i++) if (buf[i] === capitalY) buf[i] = y;
+  return stemString(word);
+}
+
+/**
+ * The stem in `buf[0, len)` as a string. Most stems are the word with its end cut off, which a
+ * slice of the word gives without decoding the buffer.
+ */
+function stemString(word: string): string {
+  const shift = word.length > 0 && word.charCodeAt(0) === 0x27 ? 1 : 0; // the prelude's dropped apostrophe
+  let same = 0;
+  while (same < len && buf[same] === word.charCodeAt(same + shift)) same++;
+  if (same === len) return len === word.length ? word : word.slice(shift, shift + len);
   return String.fromCharCode.apply(null, buf.subarray(0, len) as unknown as number[]);
 }
 
-function load(word: string): void {
+/** Copies `word` into the buffer; returns whether it has a "y" after its first letter. */
+function load(word: string): boolean {
   if (word.length + 4 > buf.length) buf = new Uint16Array(word.length * 2 + 4);
   len = word.length;
-  for (let i = 0; i < len; i++) buf[i] = word.charCodeAt(i);
+  let laterY = false;
+  for (let i = 0; i < len; i++) {
+    const c = word.charCodeAt(i);
+    buf[i] = c;
+    if (c === y && i > 0) laterY = true;
+  }
+  return laterY;
 }
 
-/** Drops a leading apostrophe and marks consonant y (initial, or after a vowel) as Y; returns whether any was. */
-function prelude(): boolean {
+/**
+ * Drops a leading apostrophe and marks consonant y (initial, or after a vowel) as Y; returns whether
+ * any was. `laterY`: whether a "y" follows the first letter (else only the first needs a look).
+ */
+function prelude(laterY: boolean): boolean {
   if (buf[0] === 0x27) {
     buf.copyWithin(0, 1, len);
     len--;
@@ -156,6 +205,7 @@ function prelude(): boolean {
     buf[0] = capitalY;
     found = true;
   }
+  if (!laterY) return found;
   for (let i = 0; i + 1 < len; i++) {
     if (isVowel(buf[i]) && buf[i + 1] === y) {
       buf[i + 1] = capitalY;
@@ -176,6 +226,9 @@ function longestPrefix(): number {
 }
 
 function isException2(): boolean {
+  // Every word of the set ends in "g" or "d": others need no string built.
+  const last = buf[len - 1];
+  if (last !== 0x67 && last !== 0x64) return false;
   let word = '';
   for (let i = 0; i < len; i++) word += String.fromCharCode(buf[i]);
   return exceptions2.has(word);
@@ -205,7 +258,7 @@ function step1a(): void {
 function step1b(): void {
   const i = longestSuffix(step1bSuffixes);
   if (i < 0) return;
-  const start = len - step1bSuffixes[i].length;
+  const start = len - step1bSuffixes.suffixes[i].length;
   if (i === 0 || i === 3) {
     // eed, eedly -> ee in R1
     if (start >= p1) replaceEnd(len - start, 'ee');
@@ -235,9 +288,9 @@ function step1c(): void {
 function step2(): void {
   const i = longestSuffix(step2Suffixes);
   if (i < 0) return;
-  const n = step2Suffixes[i].length;
+  const n = step2Suffixes.suffixes[i].length;
   if (len - n < p1) return;
-  const suffix = step2Suffixes[i];
+  const suffix = step2Suffixes.suffixes[i];
   if (suffix === 'ogi') {
     if (len - n >= 1 && buf[len - n - 1] === 0x6c) replaceEnd(n, 'og');
   } else if (suffix === 'li') {
@@ -250,19 +303,19 @@ function step2(): void {
 function step3(): void {
   const i = longestSuffix(step3Suffixes);
   if (i < 0) return;
-  const n = step3Suffixes[i].length;
+  const n = step3Suffixes.suffixes[i].length;
   if (len - n < p1) return;
-  if (step3Suffixes[i] === 'ative' && len - n < p2) return;
+  if (step3Suffixes.suffixes[i] === 'ative' && len - n < p2) return;
   replaceEnd(n, step3Replacements[i]);
 }
 
 function step4(): void {
   const i = longestSuffix(step4Suffixes);
   if (i < 0) return;
-  const n = step4Suffixes[i].length;
+  const n = step4Suffixes.suffixes[i].length;
   const start = len - n;
   if (start < p2) return;
-  if (step4Suffixes[i] === 'ion') {
+  if (step4Suffixes.suffixes[i] === 'ion') {
     const before = start >= 1 ? buf[start - 1] : 0;
     if (before !== 0x73 && before !== 0x74) return;
   }

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { porter2 } from '../../../src/engine/analysis/porter2.js';
 import { newSnowballStemmer } from '../../../src/engine/analysis/snowball.js';
+import { tokenizeStandard } from '../../../src/engine/analysis/standard-analyzer.js';
+import { corpusBytes } from '../../helpers/corpus-sample.js';
 
 /** The reference: Snowball's english.sbl as the snowball-stemmers package runs it. */
 const snowball = newSnowballStemmer('english');
@@ -34,6 +36,20 @@ describe('porter2', () => {
       }),
       { numRuns: 8_000 },
     );
+  });
+
+  it('stems like Snowball english on every word of the npm and Debian package corpora', () => {
+    for (const file of ['npm-packages.jsonl.gz', 'debian-packages.jsonl.gz']) {
+      const words = new Set<string>();
+      for (const line of corpusBytes(file).toString('utf8').split('\n', 30_000)) {
+        if (line.length === 0) continue;
+        for (const value of Object.values(JSON.parse(line) as Record<string, unknown>)) {
+          if (typeof value === 'string') tokenizeStandard(value, (token) => void words.add(token));
+        }
+      }
+      assert.ok(words.size > 20_000, `${file}: ${words.size} words`);
+      for (const word of words) assert.equal(porter2(word), snowball.stem(word), word);
+    }
   });
 
   it('handles the exceptional forms, y as a consonant and the R1 prefixes', () => {

@@ -29,11 +29,15 @@ const MATCH_START_LIMIT = 12;
 const MAX_DISTANCE = 0xffff;
 /** log2 of the hash table's entries: 8192 positions, 32 KiB, enough for 16 KiB blocks. */
 const HASH_LOG = 13;
+const HASH_SHIFT = 32 - HASH_LOG;
+const HASH_SIZE = 1 << HASH_LOG;
 /**
  * Misses in a row before the probe starts skipping ahead (1 + misses >> SKIP_TRIGGER bytes):
  * incompressible input is crossed quickly instead of hashed byte by byte.
  */
 const SKIP_TRIGGER = 6;
+/** Bound on a table's base (below 2^31, so base + position stays an int32); reaching it clears the table. */
+const BASE_LIMIT = 0x4000_0000;
 
 /** Where a decompression stopped; pass it back to continue. */
 export interface Lz4Cursor {
@@ -49,14 +53,24 @@ export function maxCompressedLength(n: number): number {
 }
 
 /**
- * Compresses `input` with a fast greedy matcher. Reuses `table` (a hash table of positions + 1,
- * {@link hashTable}) and writes into `out` (at least {@link maxCompressedLength} bytes);
- * returns the compressed length.
+ * Compresses `input` with a fast greedy matcher. Reuses `table` (from {@link hashTable}) and
+ * writes into `out` (at least {@link maxCompressedLength} bytes); returns the compressed length.
+ * The output depends only on `input`, never on what the table saw before.
  */
 export function compressLz4Block(input: Uint8Array, out: Uint8Array, table: Int32Array): number {
   const n = input.length;
   if (out.length < maxCompressedLength(n)) throw new RangeError(`output of ${out.length} bytes is too small for ${n} input bytes`);
-  table.fill(0);
+  // The table is not cleared per block: entries are stored as base + position, and this block's
+  // base is above every entry of the blocks before, which therefore read as negative positions.
+  let base = table[HASH_SIZE] | 0;
+  if (base < 1 || base >= BASE_LIMIT - n) {
+    table.fill(0);
+    base = 1;
+  }
+  table[HASH_SIZE] = base + n + 1;
+  if (n <= MATCH_START_LIMIT) return writeLastLiterals(input, 0, out, 0);
+  // 4-byte reads (little-endian, unaligned) in one load each, instead of four loads and shifts.
+  const view = new DataView(input.buffer, input.byteOffset, n);
   let op = 0;
   let anchor = 0;
   const matchEnd = n - LAST_LITERALS;
@@ -64,16 +78,17 @@ export function compressLz4Block(input: Uint8Array, out: Uint8Array, table: Int3
   let ip = 1;
   let misses = 1 << SKIP_TRIGGER;
   while (ip <= lastStart) {
-    const seq = input[ip] | (input[ip + 1] << 8) | (input[ip + 2] << 16) | (input[ip + 3] << 24);
-    const h = Math.imul(seq, 0x9e3779b1) >>> (32 - HASH_LOG);
-    let ref = table[h] - 1;
-    table[h] = ip + 1;
-    if (ref < 0 || ip - ref > MAX_DISTANCE || (input[ref] | (input[ref + 1] << 8) | (input[ref + 2] << 16) | (input[ref + 3] << 24)) !== seq) {
+    const seq = view.getInt32(ip, true);
+    const h = Math.imul(seq, 0x9e3779b1) >>> HASH_SHIFT;
+    let ref = table[h] - base;
+    table[h] = ip + base;
+    if (ref < 0 || ip - ref > MAX_DISTANCE || view.getInt32(ref, true) !== seq) {
       ip += misses++ >>> SKIP_TRIGGER;
       continue;
     }
     misses = 1 << SKIP_TRIGGER;
-    // Extend backwards over literals not yet emitted, then forwards up to the last literals.
+    // Extend backwards over literals not yet emitted, then forwards up to the last literals, four
+    // bytes at a time: the lowest differing byte of the first unequal word ends the match.
     let start = ip;
     while (start > anchor && ref > 0 && input[start - 1] === input[ref - 1]) {
       start--;
@@ -81,45 +96,65 @@ export function compressLz4Block(input: Uint8Array, out: Uint8Array, table: Int3
     }
     let end = ip + MIN_MATCH;
     let r = ref + (end - start);
-    while (end < matchEnd && input[end] === input[r]) {
-      end++;
-      r++;
+    for (const wordEnd = matchEnd - 4; ; end += 4, r += 4) {
+      if (end > wordEnd) {
+        while (end < matchEnd && input[end] === input[r]) {
+          end++;
+          r++;
+        }
+        break;
+      }
+      const diff = view.getInt32(end, true) ^ view.getInt32(r, true);
+      if (diff !== 0) {
+        end += (31 - Math.clz32(diff & -diff)) >>> 3;
+        break;
+      }
     }
-    op = writeSequence(input, anchor, start, start - ref, end - start, out, op);
+    // The sequence: token, literals, offset, match length (inlined: this is the hot path).
+    const literals = start - anchor;
+    const matchCode = end - start - MIN_MATCH;
+    out[op++] = ((literals >= 15 ? 15 : literals) << 4) | (matchCode >= 15 ? 15 : matchCode);
+    if (literals >= 15) op = writeLength(literals - 15, out, op);
+    op = copyLiterals(input, anchor, start, out, op);
+    const offset = start - ref;
+    out[op++] = offset & 0xff;
+    out[op++] = offset >>> 8;
+    if (matchCode >= 15) op = writeLength(matchCode - 15, out, op);
     anchor = end;
     ip = end;
     // Index a position inside the match, so the next repeat of its tail is found.
     if (end - 2 <= lastStart && end - 2 > start) {
       const p = end - 2;
-      const s = input[p] | (input[p + 1] << 8) | (input[p + 2] << 16) | (input[p + 3] << 24);
-      table[Math.imul(s, 0x9e3779b1) >>> (32 - HASH_LOG)] = p + 1;
+      table[Math.imul(view.getInt32(p, true), 0x9e3779b1) >>> HASH_SHIFT] = p + base;
     }
   }
-  return writeSequence(input, anchor, n, 0, 0, out, op);
+  return writeLastLiterals(input, anchor, out, op);
 }
 
-/** A hash table for {@link compressLz4Block}; one per compressing thread is enough. */
+/**
+ * A hash table for {@link compressLz4Block}: 2^13 positions and, in its last slot, the base of the
+ * next block's positions. One per compressing thread is enough; it is never cleared between blocks.
+ */
 export function hashTable(): Int32Array {
-  return new Int32Array(1 << HASH_LOG);
+  return new Int32Array(HASH_SIZE + 1);
 }
 
-/** Writes the literals `input[from, to)` and, when `length` > 0, a match of `length` at `offset` back. */
-function writeSequence(input: Uint8Array, from: number, to: number, offset: number, length: number, out: Uint8Array, op: number): number {
-  const literals = to - from;
-  const matchCode = length === 0 ? 0 : length - MIN_MATCH;
-  out[op++] = ((literals >= 15 ? 15 : literals) << 4) | (matchCode >= 15 ? 15 : matchCode);
+/** Writes the final sequence: the literals `input[from, end)` and no match. */
+function writeLastLiterals(input: Uint8Array, from: number, out: Uint8Array, op: number): number {
+  const literals = input.length - from;
+  out[op++] = (literals >= 15 ? 15 : literals) << 4;
   if (literals >= 15) op = writeLength(literals - 15, out, op);
-  if (literals < 32) {
+  return copyLiterals(input, from, input.length, out, op);
+}
+
+/** Copies `input[from, to)` to `out` at `op`; returns the new `op`. */
+function copyLiterals(input: Uint8Array, from: number, to: number, out: Uint8Array, op: number): number {
+  if (to - from < 32) {
     for (let i = from; i < to; i++) out[op++] = input[i];
-  } else {
-    out.set(input.subarray(from, to), op);
-    op += literals;
+    return op;
   }
-  if (length === 0) return op;
-  out[op++] = offset & 0xff;
-  out[op++] = offset >>> 8;
-  if (matchCode >= 15) op = writeLength(matchCode - 15, out, op);
-  return op;
+  out.set(input.subarray(from, to), op);
+  return op + (to - from);
 }
 
 function writeLength(rest: number, out: Uint8Array, op: number): number {

@@ -17,8 +17,8 @@
  * faster (a block decodes only up to the document asked for), at ~1.39x the compressed size
  * (39% / 39% of the JSON against 28% / 28%).
  */
-import { ByteWriter } from '../bytes/byte-writer.js';
-import { writeFooter, writeHeader } from '../file-format.js';
+import { ByteWriter, varintSize } from '../bytes/byte-writer.js';
+import { HEADER_LENGTH, FOOTER_LENGTH, writeFooter, writeHeader } from '../file-format.js';
 import { compressLz4Block, hashTable, maxCompressedLength } from './lz4-block.js';
 
 export const STORED_FIELDS_MAGIC = 'Yfdt';
@@ -37,13 +37,32 @@ export interface StoredFieldsOptions {
 /** The compressor's hash table, shared by the writers of a thread (they never run interleaved). */
 let sharedTable: Int32Array | null = null;
 
-/** Accumulates stored documents in docId order and produces the `.fdt` file. */
+/** The first chunk of compressed output; later chunks double up to {@link MAX_CHUNK}. */
+const FIRST_CHUNK = 64 * 1024;
+const MAX_CHUNK = 1024 * 1024;
+
+/**
+ * Accumulates stored documents in docId order and produces the `.fdt` file.
+ *
+ * The open block is one buffer: room for the block header (doc count and lengths, at most 5 bytes
+ * each), then the documents' UTF-8 bytes, encoded straight into it. On close the header is written
+ * just before the first document and the block is compressed from there, straight into a chunk of
+ * the output; `finish` copies the chunks once into the file. So a document's bytes are copied once
+ * (into the block) and a block's compressed bytes once (into the file).
+ */
 export class StoredFieldsWriter {
-  private readonly out = new ByteWriter(1 << 16);
-  private readonly pending: ByteWriter;
-  private readonly scratch = new ByteWriter(1 << 10);
-  private compressed = new Uint8Array(0);
-  private pendingLengths: number[] = [];
+  /** The open block: header room in `[0, headerRoom)`, documents in `[headerRoom, blockEnd)`. */
+  private block: Uint8Array;
+  /** `block` as a Buffer, for its native UTF-8 encoder. */
+  private blockBuffer: Buffer;
+  private blockEnd: number;
+  private readonly headerRoom: number;
+  private readonly pendingLengths: number[] = [];
+  /** Compressed blocks: full chunks, then `chunk` filled to `chunkEnd`. */
+  private readonly chunks: Uint8Array[] = [];
+  private chunk = new Uint8Array(0);
+  private chunkEnd = 0;
+  private bodyBytes = 0;
   private readonly blockDocCounts: number[] = [];
   private readonly blockByteLengths: number[] = [];
   private readonly blockRawLengths: number[] = [];
@@ -54,8 +73,10 @@ export class StoredFieldsWriter {
   constructor(options: StoredFieldsOptions = {}) {
     this.blockBytes = options.blockBytes ?? 16 * 1024;
     this.maxDocsPerBlock = options.maxDocsPerBlock ?? 1024;
-    this.pending = new ByteWriter(this.blockBytes + 1024);
-    writeHeader(this.out, STORED_FIELDS_MAGIC, STORED_FIELDS_VERSION);
+    this.headerRoom = 5 * (this.maxDocsPerBlock + 1);
+    this.blockEnd = this.headerRoom;
+    this.block = new Uint8Array(this.headerRoom + this.blockBytes + 1024);
+    this.blockBuffer = Buffer.from(this.block.buffer, this.block.byteOffset, this.block.length);
   }
 
   /** Number of documents added so far. */
@@ -78,44 +99,99 @@ export class StoredFieldsWriter {
 
   /** Stores already-serialised JSON text (one object) as is; returns its docId. */
   addRaw(json: string): number {
-    this.pendingLengths.push(this.pending.writeUtf8(json));
-    if (this.pending.length >= this.blockBytes || this.pendingLengths.length >= this.maxDocsPerBlock) this.flushBlock();
-    return this.docs++;
+    // UTF-8 takes at most 3 bytes per UTF-16 code unit (a surrogate pair: 4 bytes for 2 units).
+    this.reserve(json.length * 3);
+    const written = this.blockBuffer.write(json, this.blockEnd);
+    return this.close(written);
+  }
+
+  /**
+   * Stores the UTF-8 bytes of already-serialised JSON text (one object), `bytes[start, end)`, as
+   * is; returns its docId. For callers that hold the document's bytes (a line of the input).
+   */
+  addRawBytes(bytes: Uint8Array, start = 0, end = bytes.length): number {
+    const n = end - start;
+    this.reserve(n);
+    this.block.set(bytes.subarray(start, end), this.blockEnd);
+    return this.close(n);
   }
 
   /** Closes the last block and returns the whole file, header to footer. */
   finish(): Uint8Array {
     this.flushBlock();
-    const out = this.out;
-    const indexOffset = out.length;
-    out.writeVarint(this.blockDocCounts.length);
+    const index = new ByteWriter(16 + 3 * 4 * this.blockDocCounts.length);
+    index.writeVarint(this.blockDocCounts.length);
     for (let b = 0; b < this.blockDocCounts.length; b++) {
-      out.writeVarint(this.blockDocCounts[b]);
-      out.writeVarint(this.blockByteLengths[b]);
-      out.writeVarint(this.blockRawLengths[b]);
+      index.writeVarint(this.blockDocCounts[b]);
+      index.writeVarint(this.blockByteLengths[b]);
+      index.writeVarint(this.blockRawLengths[b]);
     }
-    out.writeFloat64(indexOffset);
+    const indexOffset = HEADER_LENGTH + this.bodyBytes;
+    index.writeFloat64(indexOffset);
+    // Sized exactly, so the view below is the whole buffer and the file is not copied again.
+    const out = new ByteWriter(indexOffset + index.length + FOOTER_LENGTH);
+    writeHeader(out, STORED_FIELDS_MAGIC, STORED_FIELDS_VERSION);
+    for (const chunk of this.chunks) out.writeBytes(chunk);
+    out.writeBytes(this.chunk.subarray(0, this.chunkEnd));
+    out.writeBytes(index.view());
     writeFooter(out);
-    return out.toBytes();
+    return out.view();
+  }
+
+  /** Makes room in the open block for `n` more bytes. */
+  private reserve(n: number): void {
+    if (this.blockEnd + n <= this.block.length) return;
+    const next = new Uint8Array(Math.max(2 * this.block.length, this.blockEnd + n));
+    next.set(this.block.subarray(0, this.blockEnd));
+    this.block = next;
+    this.blockBuffer = Buffer.from(next.buffer, next.byteOffset, next.length);
+  }
+
+  /** Ends the document of `n` bytes just written to the open block; returns its docId. */
+  private close(n: number): number {
+    this.blockEnd += n;
+    this.pendingLengths.push(n);
+    if (this.blockEnd - this.headerRoom >= this.blockBytes || this.pendingLengths.length >= this.maxDocsPerBlock) this.flushBlock();
+    return this.docs++;
   }
 
   private flushBlock(): void {
     const lengths = this.pendingLengths;
     if (lengths.length === 0) return;
-    const block = this.scratch;
-    block.reset();
-    block.writeVarint(lengths.length);
-    for (const n of lengths) block.writeVarint(n);
-    block.writeBytes(this.pending.view());
-    const raw = block.view();
+    let headerBytes = varintSize(lengths.length);
+    for (const n of lengths) headerBytes += varintSize(n);
+    const block = this.block;
+    const from = this.headerRoom - headerBytes;
+    let p = writeVarint(block, from, lengths.length);
+    for (const n of lengths) p = writeVarint(block, p, n);
+    const raw = block.subarray(from, this.blockEnd);
     const bound = maxCompressedLength(raw.length);
-    if (this.compressed.length < bound) this.compressed = new Uint8Array(Math.max(bound, 2 * this.compressed.length));
-    const n = compressLz4Block(raw, this.compressed, (sharedTable ??= hashTable()));
-    this.out.writeBytes(this.compressed.subarray(0, n));
+    if (this.chunk.length - this.chunkEnd < bound) this.nextChunk(bound);
+    const n = compressLz4Block(raw, this.chunk.subarray(this.chunkEnd), (sharedTable ??= hashTable()));
+    this.chunkEnd += n;
+    this.bodyBytes += n;
     this.blockDocCounts.push(lengths.length);
     this.blockByteLengths.push(n);
     this.blockRawLengths.push(raw.length);
-    this.pending.reset();
-    this.pendingLengths = [];
+    this.blockEnd = this.headerRoom;
+    lengths.length = 0;
   }
+
+  /** Keeps the filled part of the current output chunk and starts one with room for `bound` bytes. */
+  private nextChunk(bound: number): void {
+    if (this.chunkEnd > 0) this.chunks.push(this.chunk.subarray(0, this.chunkEnd));
+    const size = this.chunk.length === 0 ? FIRST_CHUNK : Math.min(2 * this.chunk.length, MAX_CHUNK);
+    this.chunk = new Uint8Array(Math.max(size, bound));
+    this.chunkEnd = 0;
+  }
+}
+
+/** Writes `v` (an unsigned int below 2^32) as a varint at `p`; returns the position after it. */
+function writeVarint(out: Uint8Array, p: number, v: number): number {
+  while (v >= 0x80) {
+    out[p++] = (v & 0x7f) | 0x80;
+    v >>>= 7;
+  }
+  out[p++] = v;
+  return p;
 }

@@ -1,10 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
+import { corpusBytes } from '../../../helpers/corpus-sample.js';
 import { compressLz4Block, decompressLz4Block, hashTable, maxCompressedLength } from '../../../../src/engine/codec/stored-fields/lz4-block.js';
 
 const table = hashTable();
@@ -28,11 +25,9 @@ const repetitive = fc
   .array(fc.oneof(fc.uint8Array({ maxLength: 40 }), fc.constantFrom(...['{"name":"', '","summary":"', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'ab'].map((s) => new TextEncoder().encode(s)))), { maxLength: 200 })
   .map((parts) => Uint8Array.from(parts.flatMap((p) => [...p])));
 
-/** The first `bytes` of a real corpus from the shared data directory (`shared/data` beside the checkout or above it). */
+/** The first `bytes` of a real corpus. */
 function realSample(file: string, bytes: number): Uint8Array {
-  let dir = fileURLToPath(new URL('.', import.meta.url));
-  while (!existsSync(path.join(dir, 'shared', 'data', file)) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  return Uint8Array.from(gunzipSync(readFileSync(path.join(dir, 'shared', 'data', file))).subarray(0, bytes));
+  return Uint8Array.from(corpusBytes(file).subarray(0, bytes));
 }
 
 describe('compressLz4Block', () => {
@@ -57,6 +52,32 @@ describe('compressLz4Block', () => {
         assert.ok(packed.length < block.length * 0.6, `${file} at ${at}: ${packed.length} of ${block.length}`);
       }
     }
+  });
+
+  it('writes the same bytes with a table reused across blocks as with a fresh one', () => {
+    // The table is never cleared between blocks: positions of earlier blocks must never be matched.
+    const reused = hashTable();
+    fc.assert(
+      fc.property(fc.array(fc.oneof(repetitive, fc.uint8Array({ maxLength: 3000 })), { minLength: 1, maxLength: 8 }), (inputs) => {
+        for (const input of inputs) {
+          const out = new Uint8Array(maxCompressedLength(input.length));
+          const packed = out.slice(0, compressLz4Block(input, out, reused));
+          const fresh = new Uint8Array(maxCompressedLength(input.length));
+          assert.deepEqual(packed, fresh.slice(0, compressLz4Block(input, fresh, hashTable())));
+          assert.deepEqual(decompress(packed, input.length), input);
+        }
+      }),
+      { numRuns: 200 },
+    );
+    // A table whose positions approach the int32 limit (its last slot holds the next base) starts over.
+    const nearLimit = hashTable();
+    const sample = new TextEncoder().encode('{"name":"left-pad","summary":"pads the left"}'.repeat(50));
+    compressLz4Block(sample, new Uint8Array(maxCompressedLength(sample.length)), nearLimit);
+    nearLimit[nearLimit.length - 1] = 0x3fff_fff0;
+    const out = new Uint8Array(maxCompressedLength(sample.length));
+    const packed = out.slice(0, compressLz4Block(sample, out, nearLimit));
+    assert.deepEqual(packed, compress(sample));
+    assert.ok(nearLimit[nearLimit.length - 1] < 0x3fff_fff0);
   });
 
   it('finds matches longer than the token and reaching 64 KiB back', () => {

@@ -3,6 +3,12 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { StoredFieldsReader } from '../../../../src/engine/codec/stored-fields/stored-fields-reader.js';
 import { StoredFieldsWriter } from '../../../../src/engine/codec/stored-fields/stored-fields-writer.js';
+import { corpusBytes } from '../../../helpers/corpus-sample.js';
+
+/** The first `count` lines of a real corpus. */
+function corpusLines(file: string, count: number): string[] {
+  return corpusBytes(file).toString('utf8').split('\n', count).filter((l) => l.length > 0);
+}
 
 const jsonObject = fc.dictionary(fc.string({ unit: 'binary', maxLength: 10 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 6 });
 
@@ -50,6 +56,49 @@ describe('StoredFieldsWriter', () => {
     const r = StoredFieldsReader.open(bytes, 'seg.fdt');
     assert.equal(r.get(4321)._id, 'pkg-4321');
     assert.equal(r.get(7)._id, 'pkg-7');
+  });
+
+  it('stores UTF-8 bytes given as bytes exactly as the same text given as a string', () => {
+    const encoder = new TextEncoder();
+    fc.assert(
+      fc.property(fc.array(jsonObject, { maxLength: 80 }), fc.integer({ min: 1, max: 600 }), (docs, blockBytes) => {
+        const texts = docs.map((d) => JSON.stringify(d));
+        const fromStrings = new StoredFieldsWriter({ blockBytes, maxDocsPerBlock: 8 });
+        const fromBytes = new StoredFieldsWriter({ blockBytes, maxDocsPerBlock: 8 });
+        for (const text of texts) {
+          fromStrings.addRaw(text);
+          // The bytes sit inside a larger array, as a document's bytes inside an input line.
+          const bytes = encoder.encode(` ${text}\n`);
+          fromBytes.addRawBytes(bytes, 1, bytes.length - 1);
+        }
+        const file = fromStrings.finish();
+        assert.deepEqual(fromBytes.finish(), file);
+        const r = StoredFieldsReader.open(file, 'seg.fdt');
+        texts.forEach((text, i) => { assert.equal(r.getRaw(i), text); });
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('grows its block for a document larger than a block and keeps the ones around it', () => {
+    const w = new StoredFieldsWriter({ blockBytes: 256 });
+    const big = JSON.stringify({ text: 'é😀x'.repeat(20_000) });
+    const docs = ['{"a":1}', big, '{"b":2}', big, '{"c":3}'];
+    for (const d of docs) w.addRaw(d);
+    const r = StoredFieldsReader.open(w.finish(), 'seg.fdt');
+    docs.forEach((d, i) => { assert.equal(r.getRaw(i), d); });
+  });
+
+  it('round-trips package metadata from both corpora as the bulk loader stores it', () => {
+    for (const file of ['npm-packages.jsonl.gz', 'debian-packages.jsonl.gz']) {
+      const lines = corpusLines(file, 3000);
+      const w = new StoredFieldsWriter();
+      for (const line of lines) w.addRaw(line);
+      const bytes = w.finish();
+      assert.ok(bytes.length < 0.6 * lines.reduce((s, l) => s + Buffer.byteLength(l), 0));
+      const r = StoredFieldsReader.open(bytes, 'seg.fdt');
+      for (let i = lines.length - 1; i >= 0; i -= 7) assert.equal(r.getRaw(i), lines[i]);
+    }
   });
 
   it('writes a readable file with no documents', () => {
