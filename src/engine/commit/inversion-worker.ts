@@ -16,8 +16,9 @@
  *   or `{ ok, invalid }` naming the first invalid document, after which the batch is forgotten.
  * - `{ type: 'seal', batch }`: the body ended; reply `{ ok, docs, record, ids }`, the batch's write-
  *   ahead log record (transferred) and its ids, for the writer to log; the documents stay here.
- * - `{ type: 'apply', batch }`: the writer logged the record: the batch's documents go into the
- *   buffer; reply `{ ok, estimatedBytes }`. `{ type: 'drop', batch }` forgets a batch instead.
+ * - `{ type: 'apply', batch, spent? }`: the writer logged the record: the batch's documents go into
+ *   the buffer; reply `{ ok, estimatedBytes }`. `spent` is the logged record handed back, dropped
+ *   here (see `applyParsed`). `{ type: 'drop', batch }` forgets a batch instead.
  * A failure replies `{ ok: false, message }`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -40,7 +41,8 @@ export type InversionRequest =
   | { readonly type: 'flush'; readonly name: string }
   | { readonly type: 'reset' }
   | { readonly type: 'parse'; readonly batch: number; readonly bytes: Uint8Array }
-  | { readonly type: 'seal' | 'apply' | 'drop'; readonly batch: number };
+  | { readonly type: 'seal' | 'drop'; readonly batch: number }
+  | { readonly type: 'apply'; readonly batch: number; readonly spent?: Uint8Array };
 
 /** The reply to one request. */
 export type InversionReply =
