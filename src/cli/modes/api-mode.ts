@@ -17,7 +17,6 @@ import { modelsOf, openModels } from './open-models.js';
 import type { OpenedModels } from './open-models.js';
 import { openStore } from './open-store.js';
 import { tuneHeapForServing } from './serving-heap.js';
-import { lowerHelperThreads } from './serving-threads.js';
 import { serverWriterTuning } from './writer-tuning.js';
 import type { OpenStoreOptions, OpenedStore } from './open-store.js';
 
@@ -45,8 +44,6 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
   if (options.config === undefined) throw new UsageError(`yarrow ${role} needs a config: -c, --config <path>`);
   tuneHeapForServing();
   const loaded = await loadConfig(options.config, ctx.env);
-  // Before any model or engine thread starts: see serving-threads.ts.
-  await lowerHelperThreads();
   // Command-line flags win over `core` (and its YARROW_CORE_* / NIXIESEARCH_CORE_* overrides).
   const { core } = loaded.config;
   const given = new Set(options.explicit ?? ['host', 'port', 'loglevel']);
