@@ -19,6 +19,7 @@ import type { Mapping } from '../schema/mapping.js';
 import type { FlushedBuffer } from '../segment/segment-buffer.js';
 import { startEngineWorker, transferableBuffer, wholeBuffer, WorkerChannel } from './engine-worker.js';
 import { invalidBatchError } from './body-batch.js';
+import { IdFilter } from './id-filter.js';
 import type { InversionReply, InversionRequest, InversionWorkerData } from './inversion-worker.js';
 import type { WalEntry } from './write-ahead-log.js';
 import { encodeWalRecord, walUpsertJson } from './write-ahead-log.js';
@@ -199,12 +200,13 @@ export class ThreadedSegmentBuffer implements WriteBuffer {
     await before;
   }
 
-  async flush(name: string): Promise<FlushedBuffer> {
+  async flush(name: string): Promise<FlushedBuffer & { readonly idFilter?: IdFilter }> {
     this.sendQueued();
     const reply = this.thread.request({ type: 'flush', name });
     this.latest = this.track(reply);
     // Replies come in order: every batch before the flush has been applied.
-    return (await reply).flushed!;
+    const { flushed, idFilter } = await reply;
+    return idFilter === undefined ? flushed! : { ...flushed!, idFilter: new IdFilter(0, idFilter) };
   }
 
   private sendQueued(): void {
