@@ -13,7 +13,8 @@ export interface Directory {
   exists(name: string): Promise<boolean>;
 
   /**
-   * Reads a whole file. Rejects with a YarrowError `file_not_found` when it is missing.
+   * Reads a whole file. Rejects with a YarrowError `file_not_found` when it is missing. The bytes
+   * are the caller's: the directory keeps no reference to them (a merge thread takes them over).
    */
   readFile(name: string): Promise<Uint8Array>;
 

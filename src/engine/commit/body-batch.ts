@@ -17,6 +17,7 @@ import type { ParsedValue } from '../schema/json-value-stream.js';
 import { validateDocument } from '../schema/document.js';
 import type { Mapping } from '../schema/mapping.js';
 import type { SegmentBuffer } from '../segment/segment-buffer.js';
+import type { IdFilterBuilder } from './id-filter.js';
 import { prepare } from './prepared-document.js';
 import { encodeWalRecord } from './write-ahead-log.js';
 import type { WalEntry } from './write-ahead-log.js';
@@ -67,9 +68,12 @@ export class BodyBatch {
     return { record: encodeWalRecord(entries), ids };
   }
 
-  /** Adds the batch's documents to `buffer` (once the writer has logged them). */
-  applyTo(buffer: SegmentBuffer): void {
-    for (const d of this.prepared) buffer.add(d.doc, d.id, d.storedJson);
+  /** Adds the batch's documents to `buffer` (once the writer has logged them), each id to `ids`. */
+  applyTo(buffer: SegmentBuffer, ids: IdFilterBuilder): void {
+    for (const d of this.prepared) {
+      buffer.add(d.doc, d.id, d.storedJson);
+      ids.add(d.id);
+    }
     this.prepared.length = 0;
   }
 

@@ -4,6 +4,7 @@
  * the buffers a reply can transfer rather than copy.
  */
 import { setPriority } from 'node:os';
+import * as workerThreads from 'node:worker_threads';
 import { Worker } from 'node:worker_threads';
 import type { MessagePort, Transferable } from 'node:worker_threads';
 
@@ -128,6 +129,18 @@ export class WorkerChannel<Request, Reply> {
 export function wholeBuffer(bytes: Uint8Array): ArrayBuffer | null {
   const b = bytes.buffer;
   return b instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === b.byteLength ? b : null;
+}
+
+/** node >= 21 says which buffers it refuses to transfer (pooled ones); older versions copy them. */
+const isMarkedAsUntransferable = (workerThreads as { isMarkedAsUntransferable?: (object: object) => boolean }).isMarkedAsUntransferable;
+
+/**
+ * Like {@link wholeBuffer}, and also null for a buffer node marks as untransferable (a slab of its
+ * buffer pool, which a transfer list must not name).
+ */
+export function transferableBuffer(bytes: Uint8Array): ArrayBuffer | null {
+  const b = wholeBuffer(bytes);
+  return b === null || isMarkedAsUntransferable?.(b) === true ? null : b;
 }
 
 /** The buffers of `files` that each file's bytes fill whole, to transfer (a view into a shared buffer is copied). */

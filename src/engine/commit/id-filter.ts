@@ -65,12 +65,19 @@ export class IdFilter {
   private readonly words: Uint32Array;
   private readonly mask: number;
 
-  /** An empty filter sized for `count` ids. */
-  constructor(count: number) {
+  /** An empty filter sized for `count` ids, or the filter whose bits are `words` ({@link IdFilter.words}). */
+  constructor(count: number, words?: Uint32Array) {
     let bits = 64;
-    while (bits < count * BITS_PER_ID) bits *= 2;
-    this.words = new Uint32Array(bits >>> 5);
+    if (words !== undefined) bits = words.length * 32;
+    else while (bits < count * BITS_PER_ID) bits *= 2;
+    if ((bits & (bits - 1)) !== 0 || bits < 64) throw new Error(`an id filter has a power of two of at least 64 bits, not ${bits}`);
+    this.words = words ?? new Uint32Array(bits >>> 5);
     this.mask = bits - 1;
+  }
+
+  /** The filter's bits, to hand to another thread (`new IdFilter(0, words)` there). */
+  get bits(): Uint32Array {
+    return this.words;
   }
 
   /** Adds the id whose hashes are at `hashes[2i]`, `hashes[2i + 1]` ({@link hashIds}). */
@@ -114,5 +121,45 @@ export class IdFilter {
     }
     return filter;
   }
+}
 
+/**
+ * Collects the hashes of the ids a segment buffer takes, as it takes them, and builds the filter
+ * of the segment it flushes into: the inversion thread sends it with the segment's files, so the
+ * writer's event loop does not walk the new segment's ids to build it (issue 17: 20-40 ms of it at
+ * each refresh of an `_index` at full speed). Sized as `IdFilter.build` sizes the segment's, it
+ * holds every id that filter holds, and the ids of docs deleted within the buffer besides (extra
+ * bits only cost a lookup now and then; a missing one would keep an old copy alive).
+ */
+export class IdFilterBuilder {
+  private hashes = new Uint32Array(2 * 1024);
+  private count = 0;
+
+  /** Ids added since the last {@link build}. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Adds an id (every id a doc of the buffer has). */
+  add(id: string): void {
+    if (2 * this.count + 2 > this.hashes.length) {
+      const grown = new Uint32Array(this.hashes.length * 2);
+      grown.set(this.hashes);
+      this.hashes = grown;
+    }
+    hashInto(id, id.length, stringUnit, this.hashes, this.count++);
+  }
+
+  /** Forgets the ids added so far (the buffer was dropped). */
+  clear(): void {
+    this.count = 0;
+  }
+
+  /** The filter of the ids added so far, sized for `count` ids; starts over empty. */
+  build(count: number = this.count): IdFilter {
+    const filter = new IdFilter(count);
+    for (let i = 0; i < this.count; i++) filter.add(this.hashes, i);
+    this.count = 0;
+    return filter;
+  }
 }

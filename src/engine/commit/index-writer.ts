@@ -465,6 +465,7 @@ export class IndexWriter {
         const flushed = await this.buffer.flush(segmentName(this.nextSegmentId++));
         await this.writeFiles(flushed.files);
         const reader = await SegmentReader.open(this.dir, flushed.info, flushed.files, this.options.segmentLoad);
+        if (flushed.idFilter !== undefined) this.registry.useIdFilter(reader, flushed.idFilter);
         const liveDocs = LiveDocs.allLive(flushed.info.maxDoc);
         for (const d of flushed.deletedDocs) liveDocs.delete(d);
         added = { info: flushed.info, reader, liveDocs, liveDirty: flushed.deletedDocs.length > 0, durable: false, delGen: 0, merging: false };

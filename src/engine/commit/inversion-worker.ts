@@ -8,16 +8,17 @@
  * in request order.
  * - `{ type: 'ops', record }`: a WAL record (frame + payload), usually transferred once the writer
  *   has appended it to the log; reply `{ ok, estimatedBytes }`.
- * - `{ type: 'flush', name }`: reply `{ ok, flushed }`, the segment's files transferred, not
- *   copied; the thread starts an empty buffer.
+ * - `{ type: 'flush', name }`: reply `{ ok, flushed, idFilter }`, the segment's files and the bits
+ *   of its id filter (`IdFilterBuilder`) transferred, not copied; the thread starts an empty buffer.
  * - `{ type: 'reset' }`: drop the buffer (a rollback); reply `{ ok }`.
  * - `{ type: 'parse', batch, bytes }`: the next chunk of an `_index` body (`body-batch.ts`): split,
  *   parsed, validated and serialised here, kept under `batch`; reply `{ ok, docs }` (docs so far),
  *   or `{ ok, invalid }` naming the first invalid document, after which the batch is forgotten.
  * - `{ type: 'seal', batch }`: the body ended; reply `{ ok, docs, record, ids }`, the batch's write-
  *   ahead log record (transferred) and its ids, for the writer to log; the documents stay here.
- * - `{ type: 'apply', batch }`: the writer logged the record: the batch's documents go into the
- *   buffer; reply `{ ok, estimatedBytes }`. `{ type: 'drop', batch }` forgets a batch instead.
+ * - `{ type: 'apply', batch, spent? }`: the writer logged the record: the batch's documents go into
+ *   the buffer; reply `{ ok, estimatedBytes }`. `spent` is the logged record handed back, dropped
+ *   here (see `applyParsed`). `{ type: 'drop', batch }` forgets a batch instead.
  * A failure replies `{ ok: false, message }`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -28,6 +29,7 @@ import { mappingFromJson } from '../schema/mapping.js';
 import { SegmentBuffer } from '../segment/segment-buffer.js';
 import type { FlushedBuffer } from '../segment/segment-buffer.js';
 import { BodyBatch } from './body-batch.js';
+import { IdFilterBuilder } from './id-filter.js';
 import type { InvalidBatch } from './body-batch.js';
 import { handleRequestsInOrder, lowerThreadPriority, transferableFiles } from './engine-worker.js';
 import type { BackgroundThreadData } from './engine-worker.js';
@@ -40,7 +42,8 @@ export type InversionRequest =
   | { readonly type: 'flush'; readonly name: string }
   | { readonly type: 'reset' }
   | { readonly type: 'parse'; readonly batch: number; readonly bytes: Uint8Array }
-  | { readonly type: 'seal' | 'apply' | 'drop'; readonly batch: number };
+  | { readonly type: 'seal' | 'drop'; readonly batch: number }
+  | { readonly type: 'apply'; readonly batch: number; readonly spent?: Uint8Array };
 
 /** The reply to one request. */
 export type InversionReply =
@@ -48,6 +51,8 @@ export type InversionReply =
     readonly ok: true;
     readonly estimatedBytes?: number;
     readonly flushed?: FlushedBuffer;
+    /** The flushed segment's id filter (`IdFilter.bits`), built from the ids as the buffer took them. */
+    readonly idFilter?: Uint32Array;
     /** Documents of the batch so far (`parse`, `seal`). */
     readonly docs?: number;
     /** The first invalid document of the batch (`parse`, `seal`): the batch is forgotten. */
@@ -69,6 +74,8 @@ const data = workerData as InversionWorkerData;
 lowerThreadPriority(data.nice);
 const mapping = mappingFromJson(data.mapping);
 let buffer = new SegmentBuffer(mapping, getAnalyzer);
+/** The ids `buffer` took, for its segment's id filter. */
+const ids = new IdFilterBuilder();
 /** `_index` bodies being parsed or waiting for the writer to log them, by batch number. */
 const batches = new Map<number, BodyBatch>();
 handleRequestsInOrder(port, handle);
@@ -79,8 +86,10 @@ async function handle(request: InversionRequest): Promise<void> {
       case 'ops': {
         const payload = request.record.subarray(RECORD_FRAME);
         for (const op of decodeWalPayload(payload, WAL_VERSION, 'inversion batch', 0).ops) {
-          if (op.kind === 'upsert') buffer.add(op.doc, op.id, op.storedJson);
-          else if (op.kind === 'delete') buffer.delete(op.id);
+          if (op.kind === 'upsert') {
+            buffer.add(op.doc, op.id, op.storedJson);
+            ids.add(op.id);
+          } else if (op.kind === 'delete') buffer.delete(op.id);
         }
         port.postMessage({ ok: true, estimatedBytes: buffer.estimatedBytes } satisfies InversionReply);
         return;
@@ -88,11 +97,13 @@ async function handle(request: InversionRequest): Promise<void> {
       case 'flush': {
         const flushed = await buffer.flush(request.name);
         buffer = new SegmentBuffer(mapping, getAnalyzer);
-        port.postMessage({ ok: true, flushed } satisfies InversionReply, transferableFiles(flushed.files));
+        const idFilter = ids.build(flushed.info.maxDoc).bits;
+        port.postMessage({ ok: true, flushed, idFilter } satisfies InversionReply, [...transferableFiles(flushed.files), idFilter.buffer as ArrayBuffer]);
         return;
       }
       case 'reset':
         buffer = new SegmentBuffer(mapping, getAnalyzer);
+        ids.clear();
         port.postMessage({ ok: true } satisfies InversionReply);
         return;
       case 'parse':
@@ -120,7 +131,7 @@ async function handle(request: InversionRequest): Promise<void> {
       case 'drop': {
         const batch = batches.get(request.batch);
         batches.delete(request.batch);
-        if (request.type === 'apply' && batch !== undefined) batch.applyTo(buffer);
+        if (request.type === 'apply' && batch !== undefined) batch.applyTo(buffer, ids);
         port.postMessage({ ok: true, estimatedBytes: buffer.estimatedBytes } satisfies InversionReply);
         return;
       }

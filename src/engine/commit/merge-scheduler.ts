@@ -169,19 +169,21 @@ export class MergeScheduler {
       liveDocs: liveDocs[i],
       open: async (load) => (s.reader.searchable ? s.reader : SegmentReader.open(host.dir, s.info, undefined, load)),
     }));
-    const written: string[] = [];
+    const written = new Map<string, Uint8Array>();
     try {
       const write = async (files: ReadonlyMap<string, Uint8Array>): Promise<void> => {
-        written.push(...files.keys());
+        for (const [file, bytes] of files) written.set(file, bytes);
         await host.writeFiles(files);
       };
       const { info, docMaps } = host.mergeThread
         ? await mergeOnThread(host.dir, name, segments.map((s, i) => ({ info: s.info, liveDocs: liveDocs[i] })), write, host.backgroundNice)
         : await mergeSegments(name, sources, write);
-      const reader = await SegmentReader.open(host.dir, info, undefined, host.segmentLoad);
+      // Opened from the bytes just written, as a refresh opens its flushed segment: reading them
+      // back would allocate the whole segment a second time on this thread.
+      const reader = await SegmentReader.open(host.dir, info, written, host.segmentLoad);
       return { reader, info, docMaps };
     } catch (e) {
-      for (const file of written) host.deleteLater(file);
+      for (const file of written.keys()) host.deleteLater(file);
       throw e;
     }
   }

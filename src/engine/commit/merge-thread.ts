@@ -9,7 +9,7 @@ import type { LiveDocs } from '../codec/live-docs/live-docs.js';
 import type { Directory } from '../directory.js';
 import type { SegmentInfo } from '../segment/segment-info.js';
 import type { MergedSegment } from '../segment/segment-merger.js';
-import { startEngineWorker } from './engine-worker.js';
+import { startEngineWorker, transferableBuffer } from './engine-worker.js';
 import type { MergeThreadMessage, MergeThreadRequest, MergeWorkerData } from './merge-worker.js';
 
 /** A source of a threaded merge: its manifest entry and the live docs the merge starts from. */
@@ -49,7 +49,13 @@ export function mergeOnThread(
         case 'read': {
           const read = message.offset === undefined ? dir.readFile(message.name) : dir.readRange(message.name, message.offset, message.length ?? 0);
           read.then(
-            (bytes) => { reply({ type: 'data', id: message.id, bytes }); },
+            (bytes) => {
+              // Handed over, not cloned: a merge reads its sources whole, and on this thread both
+              // the clone and the read bytes (garbage at once) counted against the heap limit that
+              // brings on full collections while searches wait (issue 17).
+              const own = transferableBuffer(bytes);
+              reply({ type: 'data', id: message.id, bytes }, own === null ? [] : [own]);
+            },
             (e: unknown) => { reply({ type: 'error', id: message.id, message: (e as Error).message }); },
           );
           return;

@@ -137,6 +137,11 @@ export class SegmentRegistry {
     }
   }
 
+  /** Gives a new segment's reader the id filter its writer built (see `IdFilterBuilder`). */
+  useIdFilter(reader: SegmentReader, filter: IdFilter): void {
+    this.idFilters.set(reader, filter);
+  }
+
   /** The id filter of a segment, built (in `slicer`'s time slices) on first need. */
   private async idFilter(seg: LiveSegment, slicer: TimeSlicer): Promise<IdFilter> {
     let filter = this.idFilters.get(seg.reader);

@@ -17,8 +17,9 @@ import type { ValidDocument } from '../schema/document.js';
 import { mappingToJson } from '../schema/mapping.js';
 import type { Mapping } from '../schema/mapping.js';
 import type { FlushedBuffer } from '../segment/segment-buffer.js';
-import { startEngineWorker, wholeBuffer, WorkerChannel } from './engine-worker.js';
+import { startEngineWorker, transferableBuffer, wholeBuffer, WorkerChannel } from './engine-worker.js';
 import { invalidBatchError } from './body-batch.js';
+import { IdFilter } from './id-filter.js';
 import type { InversionReply, InversionRequest, InversionWorkerData } from './inversion-worker.js';
 import type { WalEntry } from './write-ahead-log.js';
 import { encodeWalRecord, walUpsertJson } from './write-ahead-log.js';
@@ -41,6 +42,22 @@ export interface ParsedBody {
   /** The write-ahead log record of its documents (empty body: none). */
   readonly record: Uint8Array | null;
   readonly ids: readonly string[];
+}
+
+/**
+ * A chunk of a request body as bytes this thread can hand over to another. A socket's body chunk
+ * is usually a buffer of its own (node copies each parsed piece of a body out of the socket's read
+ * buffer), which is transferred as it is: no copy, and once handed over it no longer counts
+ * against this thread's heap limit (V8 counts array buffers allocated since the last full
+ * collection, and an 8 MB body's chunks plus their copies brought on full collections while
+ * searches waited; issue 17). A view into a larger or pooled buffer is copied first: transferring
+ * it would hand over bytes that are not its own, or fail.
+ */
+export function ownBytes(chunk: Uint8Array): { bytes: Uint8Array; buffer: ArrayBuffer } {
+  const whole = transferableBuffer(chunk);
+  if (whole !== null) return { bytes: chunk, buffer: whole };
+  const copy = new Uint8Array(chunk);
+  return { bytes: copy, buffer: copy.buffer };
 }
 
 /** One inversion thread, serving the writer's successive buffers. */
@@ -80,10 +97,8 @@ export class InversionThread {
       for await (const chunk of body) {
         if (chunk.length === 0) continue;
         bytes += chunk.length;
-        // A copy of the chunk alone (a socket's chunk is a view into a larger buffer, all of which
-        // a message would clone), handed over rather than cloned again.
-        const own = new Uint8Array(chunk);
-        const parsed = this.request({ type: 'parse', batch, bytes: own }, [own.buffer]).then((reply) => {
+        const own = ownBytes(chunk);
+        const parsed = this.request({ type: 'parse', batch, bytes: own.bytes }, [own.buffer]).then((reply) => {
           if (reply.invalid !== undefined) seen.invalid ??= invalidBatchError(reply.invalid);
           else seen.docs = Math.max(seen.docs, reply.docs ?? 0);
         });
@@ -171,8 +186,13 @@ export class ThreadedSegmentBuffer implements WriteBuffer {
     const before = this.latest;
     const length = body.record?.length ?? 0;
     this.unapplied += length;
+    // The logged record goes back to the thread that encoded it, which drops it: handed over, it
+    // no longer counts against this thread's heap limit, where a body's worth of it per request
+    // brought on a full collection (and its pause) about every second batch.
+    const spent = body.record === null ? null : transferableBuffer(body.record);
+    const request: InversionRequest = spent === null ? { type: 'apply', batch: body.batch } : { type: 'apply', batch: body.batch, spent: body.record! };
     this.latest = this.track(
-      this.thread.request({ type: 'apply', batch: body.batch }).then((reply) => {
+      this.thread.request(request, spent === null ? [] : [spent]).then((reply) => {
         this.unapplied -= length;
         this.reported = reply.estimatedBytes ?? this.reported;
       }),
@@ -180,12 +200,13 @@ export class ThreadedSegmentBuffer implements WriteBuffer {
     await before;
   }
 
-  async flush(name: string): Promise<FlushedBuffer> {
+  async flush(name: string): Promise<FlushedBuffer & { readonly idFilter?: IdFilter }> {
     this.sendQueued();
     const reply = this.thread.request({ type: 'flush', name });
     this.latest = this.track(reply);
     // Replies come in order: every batch before the flush has been applied.
-    return (await reply).flushed!;
+    const { flushed, idFilter } = await reply;
+    return idFilter === undefined ? flushed! : { ...flushed!, idFilter: new IdFilter(0, idFilter) };
   }
 
   private sendQueued(): void {

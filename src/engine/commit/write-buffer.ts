@@ -4,6 +4,7 @@
  */
 import type { ValidDocument } from '../schema/document.js';
 import type { FlushedBuffer } from '../segment/segment-buffer.js';
+import type { IdFilter } from './id-filter.js';
 
 /** The documents accepted since the last flush, on their way to becoming a segment. */
 export interface WriteBuffer {
@@ -22,6 +23,9 @@ export interface WriteBuffer {
    * next batch.
    */
   applyLogged?(record: Uint8Array, upserts: number): Promise<void>;
-  /** Encodes the buffer as segment `name`. */
-  flush(name: string): Promise<FlushedBuffer>;
+  /**
+   * Encodes the buffer as segment `name`; with the segment's id filter when the buffer built one
+   * as it took the docs (an inversion thread does: see `IdFilterBuilder`).
+   */
+  flush(name: string): Promise<FlushedBuffer & { readonly idFilter?: IdFilter }>;
 }

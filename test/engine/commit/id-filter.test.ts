@@ -6,9 +6,15 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { hashIds, IdFilter } from '../../../src/engine/commit/id-filter.js';
+import { hashIds, IdFilter, IdFilterBuilder } from '../../../src/engine/commit/id-filter.js';
+import { InversionThread, ThreadedSegmentBuffer } from '../../../src/engine/commit/threaded-segment-buffer.js';
+import { validateDocument } from '../../../src/engine/schema/document.js';
+import { parseMapping } from '../../../src/engine/schema/mapping.js';
+import { SegmentReader } from '../../../src/engine/segment/segment-reader.js';
+import { MemoryDirectory } from '../../../src/storage/memory-directory.js';
 import type { IdSource } from '../../../src/engine/commit/id-filter.js';
 import { TimeSlicer } from '../../../src/engine/event-loop.js';
 import { Index } from '../../../src/engine/search-index.js';
@@ -100,5 +106,44 @@ describe('deletes by id through the filters', () => {
     assert.deepEqual(titles(index, 'reopened'), [id(2, 1)]);
     assert.equal(titles(index, 'old').length, 900 - 7);
     await index.close();
+  });
+});
+
+describe('IdFilterBuilder', () => {
+  it('gives the inversion thread\'s flushed segment a filter holding every id of its term dictionary', async () => {
+    const mapping = { fields: { title: { type: 'text' } } };
+    const thread = new InversionThread(parseMapping(mapping, 'mapping'));
+    const buffer = new ThreadedSegmentBuffer(thread);
+    // Doc by doc (the log's form), with a replacement and a delete inside the buffer ...
+    for (let i = 0; i < 300; i++) buffer.add(validateDocument(parseMapping(mapping, 'mapping'), { _id: `d${i % 250}`, title: `doc ${i}` }), `d${i % 250}`, `{"title":"doc ${i}"}`);
+    buffer.delete('d7');
+    // ... and a parsed body, with ids beyond the BMP.
+    const body = new TextEncoder().encode(Array.from({ length: 200 }, (_, i) => JSON.stringify({ _id: `b${i}-ŝ東\u{1F600}`, title: `body ${i}` })).join('\n'));
+    await buffer.applyParsed(await thread.parseBody(Readable.from([body])));
+    const flushed = await buffer.flush('seg-000001');
+    assert.ok(flushed.idFilter !== undefined);
+    const reader = await SegmentReader.open(new MemoryDirectory(), flushed.info, flushed.files);
+    const built = await IdFilter.build(reader, flushed.info.maxDoc, new TimeSlicer());
+    // Every bit of the dictionary's filter is set: no id the segment holds is ruled out. The
+    // thread's may hold more (an id deleted inside the buffer leaves no term).
+    assert.equal(flushed.idFilter.bits.length, built.bits.length);
+    assert.deepEqual(flushed.idFilter.bits.map((w, i) => w & built.bits[i]), built.bits);
+    const absent = hashIds(Array.from({ length: 2000 }, (_, i) => `absent${i}`));
+    let passed = 0;
+    for (let i = 0; i < 2000; i++) if (flushed.idFilter.mightContain(absent, i)) passed++;
+    assert.ok(passed < 100, `${passed} of 2000 absent ids pass`);
+    await thread.terminate();
+  });
+
+  it('starts over after each build, and a filter rebuilt from its bits answers alike', () => {
+    const builder = new IdFilterBuilder();
+    for (let i = 0; i < 5000; i++) builder.add(`id${i}`);
+    const first = builder.build();
+    assert.equal(builder.size, 0);
+    const again = new IdFilter(0, first.bits.slice());
+    const probes = hashIds(Array.from({ length: 6000 }, (_, i) => `id${i}`));
+    for (let i = 0; i < 6000; i++) assert.equal(again.mightContain(probes, i), first.mightContain(probes, i));
+    for (let i = 0; i < 5000; i++) assert.ok(first.mightContain(probes, i));
+    assert.throws(() => new IdFilter(0, new Uint32Array(3)), /power of two/);
   });
 });

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { Index } from '../../../src/engine/search-index.js';
+import { InversionThread, ThreadedSegmentBuffer, ownBytes } from '../../../src/engine/commit/threaded-segment-buffer.js';
+import { parseMapping } from '../../../src/engine/schema/mapping.js';
 import { MemoryDirectory } from '../../../src/storage/memory-directory.js';
 
 const mapping = {
@@ -123,5 +126,49 @@ describe('inversion thread (WriterOptions.inversionThreads)', () => {
     assert.deepEqual(knn(threaded), expected);
     assert.ok(threaded.stats().segments > 1, 'the thread flushed vectors into several segments');
     for (const ix of [local, threaded]) await ix.close();
+  });
+  it('hands a body\'s own chunks to the thread without copying them, and copies views into larger buffers', async () => {
+    const lines = batch(0, 300).map((d) => `${JSON.stringify(d)}\n`).join('');
+    const bytes = new TextEncoder().encode(lines);
+    // Chunks of their own (as node hands a socket's body over), then views into one shared buffer.
+    const own = Array.from({ length: 10 }, (_, i) => bytes.slice(i * 1000, (i + 1) * 1000));
+    const shared = new Uint8Array(bytes.buffer.slice(10_000));
+    const views = Array.from({ length: Math.ceil(shared.length / 1000) }, (_, i) => shared.subarray(i * 1000, (i + 1) * 1000));
+    const threaded = await Index.open(new MemoryDirectory(), { mapping, refreshIntervalMs: 0, writer: { inversionThreads: 1, merges: false } });
+    const written = threaded.writer().upsertBody(Readable.from([...own, ...views]));
+    assert.notEqual(written, null);
+    assert.deepEqual(await written, { docs: 300, bytes: bytes.length });
+    assert.ok(own.every((c) => c.byteLength === 0), 'each chunk of its own was transferred (detached here)');
+    assert.equal(shared.byteLength, bytes.length - 10_000, 'the shared buffer stays whole: its views were copied');
+    await threaded.refresh();
+    const local = await Index.open(new MemoryDirectory(), { mapping, refreshIntervalMs: 0, writer: { merges: false } });
+    await local.upsert(batch(0, 300));
+    await local.refresh();
+    assert.deepEqual(observe(threaded), observe(local));
+    for (const ix of [local, threaded]) await ix.close();
+  });
+
+  it('hands the logged record of a body back to the thread once it is applied', async () => {
+    const thread = new InversionThread(parseMapping(mapping, 'mapping'));
+    const buffer = new ThreadedSegmentBuffer(thread);
+    const body = new TextEncoder().encode(batch(1, 50).map((d) => JSON.stringify(d)).join('\n'));
+    const parsed = await thread.parseBody(Readable.from([body]));
+    assert.equal(parsed.docs, 50);
+    assert.ok(parsed.record !== null && parsed.record.byteLength > body.length / 2);
+    await buffer.applyParsed(parsed);
+    assert.equal(parsed.record.byteLength, 0, 'the record no longer lives on this thread');
+    const flushed = await buffer.flush('_s1');
+    assert.equal(flushed.info.maxDoc, 50);
+    await thread.terminate();
+  });
+
+  it('copies a chunk only when it is a view into a larger buffer (ownBytes)', () => {
+    const whole = new Uint8Array([1, 2, 3]);
+    assert.equal(ownBytes(whole).buffer, whole.buffer);
+    const view = new Uint8Array(8).subarray(2, 5);
+    const copied = ownBytes(view);
+    assert.notEqual(copied.buffer, view.buffer);
+    assert.equal(copied.buffer.byteLength, 3);
+    assert.deepEqual([...copied.bytes], [...view]);
   });
 });

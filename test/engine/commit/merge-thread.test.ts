@@ -96,6 +96,38 @@ describe('merges on a worker thread (WriterOptions.mergeThread)', () => {
     assert.ok(threaded > inline, `threaded merge read ${threaded} times, inline ${inline}`);
   });
 
+  it('take over the bytes read for the thread (no clone left here) and open the merged segment from the bytes written', async () => {
+    const local = await LocalDirectory.open(await tempDir());
+    const reads: { name: string; bytes: Uint8Array }[] = [];
+    // A recording view of the real directory: every call goes through to it.
+    const recorded = new Proxy(local, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        if (prop !== 'readFile') return (value as (...a: unknown[]) => unknown).bind(target);
+        return async (name: string) => {
+          const bytes = await local.readFile(name);
+          reads.push({ name, bytes });
+          return bytes;
+        };
+      },
+    });
+    const index = await Index.open(recorded, { name: 'm', mapping, refreshIntervalMs: 0, writer: { merges: false, mergeThread: true } });
+    for (let i = 0; i < 3; i++) {
+      await index.upsert(docs(i * 30, 30));
+      await index.refresh();
+    }
+    const before = new Set(await local.list());
+    reads.length = 0;
+    await index.forceMerge(1);
+    const merged = (await local.list()).filter((f) => !before.has(f) && f.startsWith('seg-'));
+    assert.ok(reads.length > 0 && merged.length > 0, JSON.stringify({ reads: reads.length, merged }));
+    assert.deepEqual(reads.filter((r) => r.bytes.byteLength > 0).map((r) => r.name), [], 'every source read went to the thread');
+    assert.deepEqual(reads.filter((r) => merged.includes(r.name)).map((r) => r.name), [], 'the merged segment was not read back');
+    assert.equal(index.search({ query: { match: { title: 'fizz' } }, size: 100 }).total, 30);
+    await index.close();
+  });
+
   it('fail the merge with the write error and leave no merged file behind when a write fails', async () => {
     const path = await tempDir();
     const faulty = new FaultInjectingDirectory(await LocalDirectory.open(path));
