@@ -89,7 +89,7 @@ export class StoredFieldsWriter {
    * the block not yet compressed (what a buffer's memory estimate counts, not the JSON whole).
    */
   get heldBytes(): number {
-    return this.out.length + this.pending.length;
+    return this.bodyBytes + (this.blockEnd - this.headerRoom);
   }
 
   /** Stores `doc` as JSON; returns its docId. */
