@@ -13,8 +13,10 @@
  *   are fewest. In a cross_fields query the word's terms in a long field (a description) are
  *   dense and score low: they stop driving the intersection, and their blocks are decoded only
  *   around candidates found by the short fields;
- * - a candidate is bounded by its words' scores from the terms on it plus the window bounds of the
- *   terms not moved to it yet, and only moved and scored in full when that bound competes;
+ * - a doc of the lead is passed over when its score plus the other words' window bounds cannot
+ *   compete, before the other words move to it; a candidate of every word is bounded by its words'
+ *   scores from the terms on it plus the window bounds of the terms not moved to it yet, and only
+ *   moved and scored in full when that bound competes;
  * - scores and bounds are computed over flat per-term arrays (monomorphic calls to the postings
  *   iterator, no Scorer interface in the loop, no heap number per candidate).
  *
@@ -32,6 +34,9 @@ import { TermScorer } from './term-scorer.js';
 import type { TopKCollector } from './top-k-collector.js';
 
 /** A word scored by its one term. */
+/** The widest window of blocks, in docs, unless the nearest block end of all the terms is further. */
+const WINDOW = 2048;
+
 const SINGLE = 0;
 /** A word scored by the best of its terms (a dis_max without tie breaker). */
 const MAX = 1;
@@ -63,6 +68,8 @@ class TermConjunction {
   private readonly scores: Float64Array;
   /** Per word: its bound over the current window. */
   private readonly bounds: Float64Array;
+  /** Per word: the sum of the other words' window bounds. */
+  private readonly othersBound: Float64Array;
   /** Per term: its bound over the current window. */
   private readonly termBounds: Float64Array;
   /** The sum of the words' window bounds. */
@@ -95,6 +102,7 @@ class TermConjunction {
     this.scores = new Float64Array(n);
     this.bounds = new Float64Array(n);
     this.termBounds = new Float64Array(postings.length);
+    this.othersBound = new Float64Array(n);
     this.essential = new Uint8Array(postings.length).fill(1);
     this.lead = order[0];
     let widest = 1;
@@ -179,6 +187,16 @@ class TermConjunction {
         target = windowEnd + 1;
         continue;
       }
+      if (pruning) {
+        // The lead's own score (or bound) first, with every other word at its window bound: most
+        // docs of a frequent lead cannot compete whatever the others add, and are passed over
+        // before the others move to them.
+        this.scoreWord(lead, doc);
+        if ((scores[lead] + this.othersBound[lead]) * BOUND_SLACK <= threshold) {
+          target = doc + 1;
+          continue;
+        }
+      }
       for (let j = 0; j < n; j++) {
         const w = order[j];
         if (w === lead) continue;
@@ -226,20 +244,24 @@ class TermConjunction {
    */
   private window(start: number, threshold: number): number {
     const postings = this.postings;
-    // The window ends with the nearest block end of the lead word's terms (Lucene's block-max
-    // conjunction): a rare lead's one block spans the segment, and the windows are not cut at
-    // every block of a frequent word it hardly meets.
+    // The window ends with the nearest block end of any term, but reaches as far as the lead
+    // word's nearest block end up to WINDOW docs (Lucene's block-max conjunction follows the lead's
+    // blocks): a rare lead is not stepped through every block of a frequent word it hardly meets,
+    // and a bound over a wide window does not walk every block of a frequent word either.
     const leadFrom = this.wordStart[this.lead];
     const leadTo = this.wordStart[this.lead + 1];
     let end = NO_MORE_DOCS;
+    let leadEnd = NO_MORE_DOCS;
     for (let t = 0; t < postings.length; t++) {
       const it = postings[t];
       // A one-block term is moved to the window (no block decoded but its one), so that its bound
       // is 0 unless it has a doc here. Every word moves only forward to docs >= start from now on.
       if (it.singleBlock && it.doc < start) it.advance(start);
       const e = it.advanceShallow(start);
-      if (t >= leadFrom && t < leadTo && e < end) end = e;
+      if (e < end) end = e;
+      if (t >= leadFrom && t < leadTo && e < leadEnd) leadEnd = e;
     }
+    end = Math.max(end, Math.min(leadEnd, start + WINDOW - 1));
     const bounds = this.bounds;
     const n = bounds.length;
     let total = 0;
@@ -256,6 +278,7 @@ class TermConjunction {
     for (let w = 0; w < n; w++) {
       let others = 0;
       for (let v = 0; v < n; v++) if (v !== w) others += bounds[v];
+      this.othersBound[w] = others;
       const from = this.wordStart[w];
       const to = this.wordStart[w + 1];
       const all = this.modes[w] === COMBINE;
