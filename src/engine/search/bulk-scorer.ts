@@ -19,6 +19,7 @@ import type { AcceptDocs } from './doc-set.js';
 import type { ScoreCombiner } from './score-combiner.js';
 import { BOUND_SLACK, NO_MORE_DOCS } from './scorer.js';
 import type { Scorer } from './scorer.js';
+import { scoreTermConjunction } from './term-conjunction.js';
 import type { TopKCollector } from './top-k-collector.js';
 
 /** Shared state of one search across segments. */
@@ -66,8 +67,20 @@ export function scoreWithBlockMax(scorer: Scorer, live: AcceptDocs | null, docBa
 /**
  * Top-k over a conjunction: `clauses` by ascending cost (the first leads), `ordered` the same
  * clauses in the order their scores add up (so a doc's score is the conjunction scorer's own).
+ * A conjunction of terms or unions of terms runs flat on their postings (term-conjunction.ts).
  */
 export function scoreConjunction(
+  clauses: readonly Scorer[],
+  ordered: readonly Scorer[],
+  live: AcceptDocs | null,
+  docBase: number,
+  ctx: CollectContext,
+): void {
+  if (!scoreTermConjunction(ordered, clauses, live, docBase, ctx)) scoreClauseConjunction(clauses, ordered, live, docBase, ctx);
+}
+
+/** {@link scoreConjunction} through the clause scorers, whatever they are. */
+export function scoreClauseConjunction(
   clauses: readonly Scorer[],
   ordered: readonly Scorer[],
   live: AcceptDocs | null,

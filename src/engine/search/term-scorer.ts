@@ -14,10 +14,11 @@ export class TermScorer implements Scorer {
    * @param normInverse the BM25 length table of the field (see bm25NormCache)
    */
   constructor(
-    private readonly postings: PostingsIterator,
-    private readonly norms: Uint8Array,
-    private readonly weight: number,
-    private readonly normInverse: Float64Array,
+    /** Read directly by the flattened conjunction (term-conjunction.ts), as are the next three. */
+    readonly postings: PostingsIterator,
+    readonly norms: Uint8Array,
+    readonly weight: number,
+    readonly normInverse: Float64Array,
     maxFreq: number,
     minNorm: number,
   ) {

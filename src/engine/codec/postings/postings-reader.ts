@@ -276,6 +276,14 @@ export class PostingsIterator {
     this.blockMinNorms = skip.blockMinNorms;
   }
 
+  /**
+   * Whether the term's docs are one block (at most {@link POSTINGS_BLOCK}): its skip data bounds the
+   * whole segment at once, and advancing it decodes that one block and nothing else.
+   */
+  get singleBlock(): boolean {
+    return this.numBlocks === 1;
+  }
+
   /** Number of docs of the term (an estimate of the cost of iterating it). */
   get cost(): number {
     return this.info.docFreq;
