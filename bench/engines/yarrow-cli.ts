@@ -30,7 +30,7 @@ const SEARCH_CHILD = path.join(REPO_ROOT, 'bench', 'engines', 'yarrow', 'search-
 /** The V8 flags of the executable's shebang (src/cli.ts); `node dist/cli.js` would not apply them. */
 const SHEBANG_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=25'];
 /** The environment the shebang sets (src/cli.ts). */
-const SHEBANG_ENV = { MALLOC_MMAP_THRESHOLD_: '131072' };
+const SHEBANG_ENV = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TOP_PAD_: '4194304' };
 
 /** The like-for-like engine: `yarrow index file` with `_id` and the searched fields only. */
 export const createEngine: CreateEngine = cliEngine('yarrow-cli', TEXT_MAPPINGS);
