@@ -181,7 +181,7 @@ class TermConjunction {
       }
       // The next doc >= target where every word has an essential term (leap-frog from the lead).
       const lead = this.lead;
-      const doc = this.advanceEssential(lead, target);
+      const doc = this.advanceWord(lead, target, true);
       if (doc > windowEnd || doc === NO_MORE_DOCS) {
         if (windowEnd === NO_MORE_DOCS) return;
         target = windowEnd + 1;
@@ -200,7 +200,7 @@ class TermConjunction {
       for (let j = 0; j < n; j++) {
         const w = order[j];
         if (w === lead) continue;
-        const d = this.advanceEssential(w, doc);
+        const d = this.advanceWord(w, doc, true);
         if (d !== doc) {
           if (d > windowEnd || d === NO_MORE_DOCS) {
             if (windowEnd === NO_MORE_DOCS) return;
@@ -227,7 +227,7 @@ class TermConjunction {
         }
         score = 0;
         for (let w = 0; w < n; w++) {
-          this.advanceWord(w, doc);
+          this.advanceWord(w, doc, false);
           this.scoreWord(w, doc);
           score += scores[w];
         }
@@ -297,28 +297,15 @@ class TermConjunction {
   }
 
   /**
-   * Moves the essential terms of word `w` behind `target` to it; returns the first doc >= target
-   * of one of them (or NO_MORE_DOCS).
+   * Moves the terms of word `w` behind `target` to it, only its essential ones when
+   * `essentialOnly`; returns the first doc >= target of those terms (or NO_MORE_DOCS).
    */
-  private advanceEssential(w: number, target: number): number {
+  private advanceWord(w: number, target: number, essentialOnly: boolean): number {
     const postings = this.postings;
     const essential = this.essential;
     let min = NO_MORE_DOCS;
     for (let t = this.wordStart[w], to = this.wordStart[w + 1]; t < to; t++) {
-      if (essential[t] === 0) continue;
-      const it = postings[t];
-      let d = it.doc;
-      if (d < target) d = it.advance(target);
-      if (d < min) min = d;
-    }
-    return min;
-  }
-
-  /** Moves every term of word `w` behind `target` to it; returns the word's first doc >= target. */
-  private advanceWord(w: number, target: number): number {
-    const postings = this.postings;
-    let min = NO_MORE_DOCS;
-    for (let t = this.wordStart[w], to = this.wordStart[w + 1]; t < to; t++) {
+      if (essentialOnly && essential[t] === 0) continue;
       const it = postings[t];
       let d = it.doc;
       if (d < target) d = it.advance(target);

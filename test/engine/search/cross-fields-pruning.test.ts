@@ -8,22 +8,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Index } from '../../../src/engine/search-index.js';
 import { MemoryDirectory } from '../../../src/storage/memory-directory.js';
+import { mulberry32 } from '../../../bench/queries.js';
 
 const mapping = { fields: { title: { type: 'text' }, body: { type: 'text' } } };
 
 /** Zipf-like word draws: w0 is in most docs, w29 in a few, so postings span many blocks. */
 const WORDS = Array.from({ length: 30 }, (_, i) => `w${i}`);
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function words(random: () => number, n: number): string {
   return Array.from({ length: n }, () => WORDS[Math.floor(WORDS.length * random() ** 2.5)]).join(' ');
@@ -32,7 +22,7 @@ function words(random: () => number, n: number): string {
 let index: Index;
 
 before(async () => {
-  const random = rng(17);
+  const random = mulberry32(17);
   index = await Index.open(new MemoryDirectory(), { mapping, refreshIntervalMs: 0 });
   // Three segments, so that weights come from the whole snapshot and docs from several segments.
   for (let batch = 0; batch < 3; batch++) {

@@ -20,24 +20,14 @@ import type { ScoringContext } from '../../../src/engine/search/scorer-builder.j
 import { scoreTermConjunction } from '../../../src/engine/search/term-conjunction.js';
 import { TopKCollector } from '../../../src/engine/search/top-k-collector.js';
 import { MemoryDirectory } from '../../../src/storage/memory-directory.js';
+import { mulberry32 } from '../../../bench/queries.js';
 
 const FIELDS = ['name', 'summary', 'description'] as const;
 const mapping = { fields: { name: { type: 'text' }, summary: { type: 'text' }, description: { type: 'text' } } };
 /** Zipf-like draws over 60 words: w0 in most descriptions, w59 in a handful of docs. */
 const WORDS = Array.from({ length: 60 }, (_, i) => `w${i}`);
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const random = rng(1717);
+const random = mulberry32(1717);
 const words = (n: number): string => Array.from({ length: n }, () => WORDS[Math.floor(WORDS.length * random() ** 2)]).join(' ');
 
 let index: Index;
