@@ -30,7 +30,6 @@ export interface FlushedBulkBuffer {
 export class BulkBuffer {
   readonly buffer: SegmentBuffer;
   private lines: number[] = [];
-  private ids: string[] = [];
   /** The fast path's plan (`flat-json-line.ts`), null when every line takes the general path. */
   private readonly flat: FlatPlan | null;
   /** The bytes of the ASCII line the fast path read last, for inverting its text from them. */
@@ -65,7 +64,7 @@ export class BulkBuffer {
    */
   addChunk(bytes: Uint8Array, firstLine: number, source: string, idPrefix: string): { docs: number; lastLine: number } {
     const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const { buffer, lines, ids, mapping, flat, asciiLine } = this;
+    const { buffer, lines, mapping, flat, asciiLine } = this;
     // One check for the whole chunk, most often; else one per line that might be ASCII.
     const allAscii = asciiLine !== null && isAscii(input);
     const deriveId = (at: number | undefined): string => lineDocumentId(idPrefix, at!);
@@ -101,7 +100,6 @@ export class BulkBuffer {
           buffer.add(doc, id, JSON.stringify(doc.stored));
         }
         lines.push(line);
-        ids.push(id);
         docs++;
         lastLine = line;
       }
@@ -113,10 +111,11 @@ export class BulkBuffer {
   /** Encodes the buffer as segment `name` (the buffer must not be used after). */
   async flush(name: string): Promise<FlushedBulkBuffer> {
     const flushed = await this.buffer.flush(name);
-    const idEnds = new Uint32Array(this.ids.length);
+    const ids = this.buffer.docIds;
+    const idEnds = new Uint32Array(ids.length);
     let end = 0;
-    this.ids.forEach((id, d) => { idEnds[d] = end += id.length; });
-    return { flushed, lines: Int32Array.from(this.lines), idText: this.ids.join(''), idEnds };
+    ids.forEach((id, d) => { idEnds[d] = end += id.length; });
+    return { flushed, lines: Int32Array.from(this.lines), idText: ids.join(''), idEnds };
   }
 }
 

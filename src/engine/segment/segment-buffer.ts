@@ -102,6 +102,11 @@ export class SegmentBuffer {
     return this.ids.length;
   }
 
+  /** The id of every doc buffered, by doc id (replaced ones included). */
+  get docIds(): readonly string[] {
+    return this.ids;
+  }
+
   /**
    * An estimate of the memory the buffer holds, used to decide when to flush: the inverters' typed
    * arrays as allocated, about 120 bytes per distinct term (its string, its entries in the term
