@@ -14,9 +14,9 @@
  * factor). The flag is read at each collection, so setting it at run time takes effect at once;
  * it is process-wide, so the inversion and merge threads' heaps grow by V8's default factor too.
  */
-import v8 from 'node:v8';
+import { setV8FlagUntilExit } from '../run-time-v8-flag.js';
 
 /** Restores V8's dynamic heap growing factor for a long-running server (see the module comment). */
 export function tuneHeapForServing(): void {
-  v8.setFlagsFromString('--heap-growing-percent=0');
+  setV8FlagUntilExit('heap-growing-percent', '0', '0');
 }

@@ -1,0 +1,45 @@
+/**
+ * Setting a V8 flag at run time without spoiling the code caches a process writes at its exit.
+ *
+ * V8 stamps a code cache with a hash of the flags in effect when the cache is made, and rejects a
+ * cache whose stamp differs from the flags of the process that reads it. A flag set with
+ * `v8.setFlagsFromString` changes that hash, so every cache written after it (the CLI's own
+ * caches of its vendored packages and modes at exit, src/cli/vendored.ts, and node's compile
+ * cache on Node >= 22.1) was rejected by the next start, which compiled ~2.5 MB of JavaScript
+ * again and wrote the caches again: issue 17, ~40 ms of CPU of each `yarrow search` start, from
+ * the server modes' heap tuning (serving-heap.ts). Putting the flag back to its start value just
+ * before the process exits makes the hash, and the caches, those of the next start.
+ */
+import v8 from 'node:v8';
+
+/** Flags already set through {@link setV8FlagUntilExit}: their restore is registered once. */
+const restoring = new Set<string>();
+
+/**
+ * Sets V8 flag `--<name>=<value>` now, and back at exit to the value this process started with
+ * (from NODE_OPTIONS and node's own options, the later winning, else `defaultValue`, V8's
+ * default), before any exit listener writes a code cache.
+ */
+export function setV8FlagUntilExit(name: string, value: string, defaultValue: string): void {
+  v8.setFlagsFromString(`--${name}=${value}`);
+  if (restoring.has(name)) return;
+  restoring.add(name);
+  const start = startValue(name, defaultValue);
+  // Prepended: the code caches are written by 'exit' listeners registered earlier, as each file loaded.
+  process.prependOnceListener('exit', () => {
+    v8.setFlagsFromString(`--${name}=${start}`);
+  });
+}
+
+/** The value of V8 flag `name` this process started with (`--name=v` or `--name v`, `-` and `_` alike). */
+function startValue(name: string, defaultValue: string): string {
+  const spellings = new Set([name, name.replaceAll('-', '_'), name.replaceAll('_', '-')].map((n) => `--${n}`));
+  const args = [...(process.env.NODE_OPTIONS ?? '').split(/\s+/), ...process.execArgv];
+  let value = defaultValue;
+  for (let i = 0; i < args.length; i++) {
+    const eq = args[i].indexOf('=');
+    if (eq > 0 && spellings.has(args[i].slice(0, eq))) value = args[i].slice(eq + 1);
+    else if (spellings.has(args[i]) && i + 1 < args.length) value = args[++i];
+  }
+  return value;
+}
