@@ -3,12 +3,48 @@
  * NODE_COMPILE_CACHE: on Node 20 the CLI's own V8 code caches, written at the exit of a run that
  * had none and replaced when V8 rejects one; on Node >= 22.1, node's compile cache.
  */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import module from 'node:module';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { MOVIES_CONFIG, Workspace } from './cli-harness.js';
+import { CLI, MOVIES_CONFIG, Workspace } from './cli-harness.js';
+
+/** The node options of dist/cli.js's shebang line (V8 heap flags), which the installed `yarrow` command runs with. */
+function shebangFlags(): string[] {
+  const shebang = readFileSync(CLI, 'utf8').split('\n', 1)[0];
+  return /^#!.*\bnode\b(.*)$/.exec(shebang)?.[1].trim().split(/\s+/).filter((f) => f !== '') ?? [];
+}
+
+/**
+ * Runs `yarrow search` as the `yarrow` command does (the shebang's node options), queries it once
+ * it listens, stops it with SIGTERM and resolves to its exit code, stderr and the ids it answered.
+ */
+async function searchOnce(ws: Workspace, env: Record<string, string>): Promise<{ code: number | null; stderr: string; ids: string[] }> {
+  const childEnv: Record<string, string | undefined> = { ...process.env, ...env };
+  delete childEnv.NODE_TEST_CONTEXT;
+  delete childEnv.NODE_OPTIONS;
+  const child = spawn(process.execPath, [...shebangFlags(), CLI, 'search', '-c', 'conf.yml', '-h', '127.0.0.1', '-p', '0'], { cwd: ws.dir, env: childEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  let ids: string[] = [];
+  let asked = false;
+  child.stderr.setEncoding('utf8').on('data', (s: string) => {
+    stderr += s;
+    const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
+    if (url === undefined || asked) return;
+    asked = true;
+    void fetch(`${url}/movies/_search?q=alien`)
+      .then(async (r) => { ids = ((await r.json()) as { hits: { _id: string }[] }).hits.map((h) => h._id); })
+      .finally(() => child.kill('SIGTERM'));
+  });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (c) => { resolve(c); });
+  });
+  return { code, stderr, ids };
+}
 
 /** Files under `dir`, recursively, relative to it ([] when it does not exist). */
 async function filesUnder(dir: string): Promise<string[]> {
@@ -56,5 +92,26 @@ describe('vendored packages start from a compile cache', () => {
     assert.equal(third.code, 0, third.stderr);
     // An accepted cache is not written again.
     for (const [i, f] of caches.entries()) assert.deepEqual(await readFile(f), rewritten[i], `${f} was rewritten`);
+  });
+
+  it('the caches a server mode writes at exit are the next start\'s: it sets a V8 flag at run time (serving-heap.ts), and puts it back first', async () => {
+    assert.equal((await ws.run(['index', 'file', '-c', 'conf.yml', '-i', 'movies', '-u', 'movies.jsonl'])).code, 0);
+    const env = { NODE_COMPILE_CACHE: ws.path('server-compile-cache') };
+    const first = await searchOnce(ws, env);
+    assert.equal(first.code, 0, first.stderr);
+    assert.deepEqual(first.ids, ['1']);
+    const files = (await filesUnder(env.NODE_COMPILE_CACHE)).sort();
+    assert.ok(files.length > 0, `nothing in ${env.NODE_COMPILE_CACHE}`);
+    if (!nodeCachesModules) {
+      const kinds = files.map((f) => /cli-(?:vendor-)?([a-z]+)-[0-9a-f]+\.v8cache$/.exec(f)?.[1]).filter((k) => k !== undefined);
+      for (const kind of ['modes', 'fastify', 'pino', 'yaml', 'zod']) assert.ok(kinds.includes(kind), `no cache of ${kind}: ${files.join(', ')}`);
+    }
+    const written = await Promise.all(files.map((f) => readFile(f)));
+    const second = await searchOnce(ws, env);
+    assert.equal(second.code, 0, second.stderr);
+    assert.deepEqual(second.ids, ['1']);
+    // V8 accepted every cache (a rejected one is written again at exit), and nothing new was compiled.
+    assert.deepEqual((await filesUnder(env.NODE_COMPILE_CACHE)).sort(), files);
+    for (const [i, f] of files.entries()) assert.deepEqual(await readFile(f), written[i], `${f} was rewritten: V8 rejected it`);
   });
 });
