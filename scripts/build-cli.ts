@@ -259,7 +259,8 @@ const modesImport: esbuild.Plugin = {
   setup(build) {
     build.onResolve({ filter: /^\.\/run-mode\.js$/ }, (args) => (args.importer === join(src, 'cli', 'main.ts') ? { path: 'run-mode', namespace: 'modes' } : undefined));
     build.onLoad({ filter: /.*/, namespace: 'modes' }, () => ({
-      contents: `import { loadVendored } from ${JSON.stringify(join(src, 'cli', 'vendored.ts'))};\nexport const runMode = loadVendored(${JSON.stringify(modes.file)}).runMode;\n`,
+      // The mode names the file's code cache: each mode's cache holds the code that mode runs (vendored.ts).
+      contents: `import { loadVendored } from ${JSON.stringify(join(src, 'cli', 'vendored.ts'))};\nexport const runMode = (invocation, io) => loadVendored(${JSON.stringify(modes.file)}, invocation.mode).runMode(invocation, io);\n`,
       resolveDir: src,
       loader: 'js',
     }));
