@@ -20,19 +20,14 @@ import type { Mapping } from '../schema/mapping.js';
 import { mappingToJson } from '../schema/mapping.js';
 import type { SegmentInfo } from '../segment/segment-info.js';
 import type { Worker } from 'node:worker_threads';
+import type { BuiltIds } from './bulk-ids.js';
+import { hashBuiltIds } from './bulk-ids.js';
 import type { BulkError, BulkInit, BulkReply, BulkRequest, BulkWorkerData } from './bulk-load-worker.js';
 import { startEngineWorker, wholeBuffer, WorkerChannel } from './engine-worker.js';
 
 /** A segment a bulk load built and wrote (its files are on disk, not yet fsync'd or committed). */
-export interface BuiltSegment {
+export interface BuiltSegment extends BuiltIds {
   readonly info: SegmentInfo;
-  /** Docs replaced inside the segment by a later line of the same id. */
-  readonly deletedDocs: readonly number[];
-  /** The input line of each doc. */
-  readonly lines: Int32Array;
-  /** Every doc's id, concatenated; doc `d`'s id ends at `idEnds[d]`. */
-  readonly idText: string;
-  readonly idEnds: Uint32Array;
 }
 
 /** What a bulk load needs of the writer. */
@@ -248,7 +243,7 @@ export class BulkLoad {
       if (reply.segment == null || this.failures.length > 0) return;
       const { flushed, lines, idText, idEnds } = reply.segment;
       // Recorded before writing, so that an abort deletes whatever part of it was written.
-      this.segments.push({ info: flushed.info, deletedDocs: flushed.deletedDocs, lines, idText, idEnds });
+      this.segments.push({ info: flushed.info, deletedDocs: flushed.deletedDocs, lines, idText, idEnds, idHashes: hashBuiltIds({ idText, idEnds }) });
       await this.host.writeFiles(flushed.files);
     })().catch((e: unknown) => { this.failures.push({ seq: -1, error: e as Error }); }).finally(() => {
       if (thread.flushing === task) thread.flushing = null;
