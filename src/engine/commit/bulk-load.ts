@@ -111,7 +111,8 @@ function takeWorker(data: BulkWorkerData): Worker {
 /** One bulk-load thread and the chunks it has not answered yet. */
 class BulkThread {
   readonly channel: WorkerChannel<BulkRequest, BulkReply>;
-  inflight = 0;
+  /** Bytes of the chunks it has not answered yet. */
+  inflightBytes = 0;
   /** Chunks sent since the last flush request. */
   unflushed = 0;
   /** The last flush requested, until it is written. */
@@ -172,10 +173,12 @@ export class BulkLoad {
     if (this.done) throw new Error('bulk load already finished');
     while (this.chunks.size >= this.threads.length * CHUNKS_PER_THREAD && this.failures.length === 0) await Promise.race(this.chunks);
     if (this.failures.length > 0) await this.throwFailure();
-    const thread = this.threads.reduce((a, b) => (b.inflight < a.inflight ? b : a));
+    // The thread with the fewest bytes to index: chunks shrink near the input's end (FileIndexer),
+    // and the threads should run out of work together.
+    const thread = this.threads.reduce((a, b) => (b.inflightBytes < a.inflightBytes ? b : a));
     const seq = this.nextSeq++;
     const byteLength = bytes.byteLength;
-    thread.inflight++;
+    thread.inflightBytes += byteLength;
     thread.unflushed++;
     const { source, idPrefix } = this.options;
     const whole = wholeBuffer(bytes);
@@ -193,7 +196,7 @@ export class BulkLoad {
       },
       (e: unknown) => { this.failures.push({ seq, error: e as Error }); },
     ).finally(() => {
-      thread.inflight--;
+      thread.inflightBytes -= byteLength;
       this.chunks.delete(task);
     });
     this.chunks.add(task);
