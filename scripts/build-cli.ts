@@ -221,22 +221,18 @@ for (const pkg of VENDORED) {
 }
 
 /**
- * Bundles the bulk-load thread of `index file` (src/engine/commit/bulk-load-worker.ts and all it
- * imports) into one CommonJS file, dist/cli-worker-bulk-load-<hash>.cjs, which
- * src/cli/bulk-worker-entry.ts loads with V8's code cache: started from tsc's output, each thread
- * spent ~100 ms loading ~170 modules before its first chunk (issue 17). The modes learn its name
- * as YARROW_BULK_WORKER_BUNDLE (src/cli/modes/index-file-mode.ts).
+ * Bundles `entry` (one of our sources) and all it imports into one CommonJS file,
+ * dist/<prefix><hash>.cjs, which src/cli/vendored.ts loads with V8's code cache; resolves to the
+ * file name and its inputs. `options` add what one bundle needs (its banner, defines, plugins).
  */
-async function buildBulkWorker(): Promise<{ file: string; inputs: string[] }> {
+async function bundleCommonJs(entry: string, prefix: string, options: Pick<esbuild.BuildOptions, 'banner' | 'define' | 'footer' | 'plugins'>): Promise<{ file: string; inputs: string[] }> {
   const built = await esbuild.build({
-    entryPoints: [join(src, 'engine', 'commit', 'bulk-load-worker.ts')],
+    entryPoints: [entry],
     bundle: true,
     format: 'cjs',
     platform: 'node',
     target: 'node20.19',
     external: EXTERNAL,
-    // The URL of this file, for the import.meta.url of each source bundled into it (distUrlOfSource).
-    banner: { js: 'const __yarrowWorkerUrl = require("node:url").pathToFileURL(__filename).href;' },
     legalComments: 'none',
     metafile: true,
     logLevel: 'warning',
@@ -244,14 +240,26 @@ async function buildBulkWorker(): Promise<{ file: string; inputs: string[] }> {
     logOverride: { 'import-is-undefined': 'error', 'empty-import-meta': 'silent' },
     write: false,
     outdir: out,
-    plugins: [distUrlOfSource('__yarrowWorkerUrl')],
+    ...options,
   });
   const text = built.outputFiles[0].contents;
-  const file = `${WORKER_PREFIX}bulk-load-${createHash('sha256').update(text).digest('hex').slice(0, 10)}.cjs`;
+  const file = `${prefix}${createHash('sha256').update(text).digest('hex').slice(0, 10)}.cjs`;
   await writeFile(join(out, file), text);
   return { file, inputs: Object.keys(built.metafile.inputs).sort() };
 }
-const bulkWorker = await buildBulkWorker();
+
+/**
+ * The bulk-load thread of `index file` (src/engine/commit/bulk-load-worker.ts and all it imports)
+ * as one file, dist/cli-worker-bulk-load-<hash>.cjs, which src/cli/bulk-worker-entry.ts loads with
+ * V8's code cache: started from tsc's output, each thread spent ~100 ms loading ~170 modules
+ * before its first chunk (issue 17). The modes learn its name as YARROW_BULK_WORKER_BUNDLE
+ * (src/cli/modes/index-file-mode.ts).
+ */
+const bulkWorker = await bundleCommonJs(join(src, 'engine', 'commit', 'bulk-load-worker.ts'), `${WORKER_PREFIX}bulk-load-`, {
+  // The URL of this file, for the import.meta.url of each source bundled into it (distUrlOfSource).
+  banner: { js: 'const __yarrowWorkerUrl = require("node:url").pathToFileURL(__filename).href;' },
+  plugins: [distUrlOfSource('__yarrowWorkerUrl')],
+});
 
 /**
  * Bundles src/cli/run-mode.ts (the modes and all they import: config, storage, engine, server)
@@ -262,31 +270,14 @@ const bulkWorker = await buildBulkWorker();
  * store, the embedding runtime, Kafka, S3) stay lazy: esbuild runs such a module's body on the
  * first import.
  */
-async function buildModes(): Promise<{ file: string; inputs: string[] }> {
-  const built = await esbuild.build({
-    entryPoints: [join(src, 'cli', 'run-mode.ts')],
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20.19',
-    external: EXTERNAL,
+function buildModes(): Promise<{ file: string; inputs: string[] }> {
+  return bundleCommonJs(join(src, 'cli', 'run-mode.ts'), MODES_PREFIX, {
     define: { YARROW_BULK_WORKER_BUNDLE: JSON.stringify(bulkWorker.file) },
     // The URL of this file, for the import.meta.url of each source bundled into it (distUrlOfSource).
     banner: { js: 'const __yarrowModesUrl = require("node:url").pathToFileURL(__filename).href;\nconst __yarrowEvaluatedModules = [];\nconst __yarrowEvaluated = (path) => { __yarrowEvaluatedModules.push(path); };' },
     footer: { js: `Object.defineProperty(module.exports, Symbol.for(${JSON.stringify(EVALUATED_MODULES)}), { value: __yarrowEvaluatedModules });` },
-    legalComments: 'none',
-    metafile: true,
-    logLevel: 'warning',
-    // import.meta.resolve appears only on paths taken when running from .ts sources.
-    logOverride: { 'import-is-undefined': 'error', 'empty-import-meta': 'silent' },
-    write: false,
-    outdir: out,
     plugins: [vendoredImports(vendored), lazyBuiltins, recordEvaluation],
   });
-  const text = built.outputFiles[0].contents;
-  const file = `${MODES_PREFIX}${createHash('sha256').update(text).digest('hex').slice(0, 10)}.cjs`;
-  await writeFile(join(out, file), text);
-  return { file, inputs: Object.keys(built.metafile.inputs).sort() };
 }
 const modes = await buildModes();
 

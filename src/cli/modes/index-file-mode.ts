@@ -74,6 +74,8 @@ async function indexFiles(options: IndexFileOptions, ctx: ModeContext): Promise<
     // Files are bulk loaded on both cores (FileIndexer); a mapping with semantic fields embeds on
     // this thread and logs its batches, and then the second core inverts.
     const semantic = mapping.fields.some((f) => f.semantic != null);
+    // No bulk load then: the prestarted threads would only hold memory.
+    if (semantic) await stopPrestartedBulkThreads();
     const { index, store, close } = await openPullIndex(loaded, options.index, mapping, ctx, {
       memoryWarning: 'the store is memory: the index is discarded when this process exits',
       // A file must commit whole or not at all, so no size-triggered commit may cut one in two.
