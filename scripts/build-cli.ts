@@ -45,6 +45,9 @@ const VENDOR_PREFIX = 'cli-vendor-';
 /** Prefix of the modes file's name (see {@link buildModes}). */
 const MODES_PREFIX = 'cli-modes-';
 
+/** Prefix of the bundled bulk-load thread's file name (see {@link buildBulkWorker}). */
+const WORKER_PREFIX = 'cli-worker-';
+
 /** Packages bundled apart into CommonJS files loaded with V8's code cache (src/cli/vendored.ts). */
 const VENDORED = ['fastify', '@fastify/cors', 'yaml', 'zod', 'pino'];
 
@@ -207,7 +210,7 @@ function vendoredImports(files: ReadonlyMap<string, { file: string; names: reado
   };
 }
 
-for (const name of await readdir(out)) if (name.startsWith(CHUNK_PREFIX) || name.startsWith(VENDOR_PREFIX) || name.startsWith(MODES_PREFIX)) await rm(join(out, name));
+for (const name of await readdir(out)) if ([CHUNK_PREFIX, VENDOR_PREFIX, MODES_PREFIX, WORKER_PREFIX].some((prefix) => name.startsWith(prefix))) await rm(join(out, name));
 
 const srcFiles = new Map<string, string>();
 for (const file of await sources(src)) if (!file.startsWith(join(src, 'ui'))) srcFiles.set(file, await readFile(file, 'utf8'));
@@ -218,6 +221,47 @@ for (const pkg of VENDORED) {
 }
 
 /**
+ * Bundles `entry` (one of our sources) and all it imports into one CommonJS file,
+ * dist/<prefix><hash>.cjs, which src/cli/vendored.ts loads with V8's code cache; resolves to the
+ * file name and its inputs. `options` add what one bundle needs (its banner, defines, plugins).
+ */
+async function bundleCommonJs(entry: string, prefix: string, options: Pick<esbuild.BuildOptions, 'banner' | 'define' | 'footer' | 'plugins'>): Promise<{ file: string; inputs: string[] }> {
+  const built = await esbuild.build({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20.19',
+    external: EXTERNAL,
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+    // import.meta.resolve appears only on paths taken when running from .ts sources.
+    logOverride: { 'import-is-undefined': 'error', 'empty-import-meta': 'silent' },
+    write: false,
+    outdir: out,
+    ...options,
+  });
+  const text = built.outputFiles[0].contents;
+  const file = `${prefix}${createHash('sha256').update(text).digest('hex').slice(0, 10)}.cjs`;
+  await writeFile(join(out, file), text);
+  return { file, inputs: Object.keys(built.metafile.inputs).sort() };
+}
+
+/**
+ * The bulk-load thread of `index file` (src/engine/commit/bulk-load-worker.ts and all it imports)
+ * as one file, dist/cli-worker-bulk-load-<hash>.cjs, which src/cli/bulk-worker-entry.ts loads with
+ * V8's code cache: started from tsc's output, each thread spent ~100 ms loading ~170 modules
+ * before its first chunk (issue 17). The modes learn its name as YARROW_BULK_WORKER_BUNDLE
+ * (src/cli/modes/index-file-mode.ts).
+ */
+const bulkWorker = await bundleCommonJs(join(src, 'engine', 'commit', 'bulk-load-worker.ts'), `${WORKER_PREFIX}bulk-load-`, {
+  // The URL of this file, for the import.meta.url of each source bundled into it (distUrlOfSource).
+  banner: { js: 'const __yarrowWorkerUrl = require("node:url").pathToFileURL(__filename).href;' },
+  plugins: [distUrlOfSource('__yarrowWorkerUrl')],
+});
+
+/**
  * Bundles src/cli/run-mode.ts (the modes and all they import: config, storage, engine, server)
  * into one CommonJS file dist/cli-modes-<hash>.cjs, which src/cli/vendored.ts loads under V8's
  * code cache as it does the vendored packages: compiling these ~1 MB of our own code was ~35 ms
@@ -226,30 +270,14 @@ for (const pkg of VENDORED) {
  * store, the embedding runtime, Kafka, S3) stay lazy: esbuild runs such a module's body on the
  * first import.
  */
-async function buildModes(): Promise<{ file: string; inputs: string[] }> {
-  const built = await esbuild.build({
-    entryPoints: [join(src, 'cli', 'run-mode.ts')],
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20.19',
-    external: EXTERNAL,
+function buildModes(): Promise<{ file: string; inputs: string[] }> {
+  return bundleCommonJs(join(src, 'cli', 'run-mode.ts'), MODES_PREFIX, {
+    define: { YARROW_BULK_WORKER_BUNDLE: JSON.stringify(bulkWorker.file) },
     // The URL of this file, for the import.meta.url of each source bundled into it (distUrlOfSource).
     banner: { js: 'const __yarrowModesUrl = require("node:url").pathToFileURL(__filename).href;\nconst __yarrowEvaluatedModules = [];\nconst __yarrowEvaluated = (path) => { __yarrowEvaluatedModules.push(path); };' },
     footer: { js: `Object.defineProperty(module.exports, Symbol.for(${JSON.stringify(EVALUATED_MODULES)}), { value: __yarrowEvaluatedModules });` },
-    legalComments: 'none',
-    metafile: true,
-    logLevel: 'warning',
-    // import.meta.resolve appears only on paths taken when running from .ts sources.
-    logOverride: { 'import-is-undefined': 'error', 'empty-import-meta': 'silent' },
-    write: false,
-    outdir: out,
     plugins: [vendoredImports(vendored), lazyBuiltins, recordEvaluation],
   });
-  const text = built.outputFiles[0].contents;
-  const file = `${MODES_PREFIX}${createHash('sha256').update(text).digest('hex').slice(0, 10)}.cjs`;
-  await writeFile(join(out, file), text);
-  return { file, inputs: Object.keys(built.metafile.inputs).sort() };
 }
 const modes = await buildModes();
 
@@ -293,7 +321,7 @@ const result = await esbuild.build({
 /** Which sources each output holds, by output file name: the start-up test's map from chunks to modules. */
 const meta: Record<string, string[]> = {};
 for (const [file, output] of Object.entries(result.metafile.outputs)) meta[relative(out, join(root, file))] = Object.keys(output.inputs).sort();
-for (const { file, inputs } of [...vendored.values(), modes]) meta[file] = inputs;
+for (const { file, inputs } of [...vendored.values(), modes, bulkWorker]) meta[file] = inputs;
 await writeFile(join(out, 'cli-meta.json'), `${JSON.stringify(meta, null, 1)}\n`);
 
 const sizes = Object.values(result.metafile.outputs).map((o) => o.bytes);

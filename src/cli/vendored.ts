@@ -44,8 +44,29 @@ export function loadVendored(file: string, cacheVariant?: string): Record<string
   return runWithCodeCache(path, cacheVariant === undefined ? file : file.replace(/\.cjs$/, `.${cacheVariant.replace(/[^\w-]/g, '-')}.cjs`));
 }
 
-/** Compiles `path` as CommonJS with the code cache named after `file`, runs it and registers its module. */
-function runWithCodeCache(path: string, file: string): Record<string, unknown> {
+/**
+ * Like {@link loadVendored}, for a worker thread: a worker stopped by `terminate()` runs no `exit`
+ * handler, so the caller writes the code cache itself, once the code it wants cached has run
+ * (`writeCodeCache` does nothing when the cache was accepted or caching is off).
+ */
+export function loadVendoredInWorker(file: string): { readonly exports: Record<string, unknown>; readonly writeCodeCache: () => void } {
+  const path = join(distDir, file);
+  const compileCache = module as { enableCompileCache?: () => unknown; flushCompileCache?: () => void };
+  if (typeof compileCache.enableCompileCache === 'function') {
+    compileCache.enableCompileCache();
+    return { exports: require(path) as Record<string, unknown>, writeCodeCache: () => { compileCache.flushCompileCache?.(); } };
+  }
+  let save = (): void => undefined;
+  const exports = runWithCodeCache(path, file, (write) => { save = write; });
+  return { exports, writeCodeCache: () => { save(); } };
+}
+
+/**
+ * Compiles `path` as CommonJS with the code cache of `file`, runs it and registers its module.
+ * When the cache is missing or rejected, the function that writes it goes to `saveLater` (default:
+ * run at the process's exit).
+ */
+function runWithCodeCache(path: string, file: string, saveLater: (write: () => void) => void = (write) => { process.once('exit', write); }): Record<string, unknown> {
   const cacheFile = codeCachePath(file);
   let cachedData: Buffer | undefined;
   if (cacheFile !== null) {
@@ -68,7 +89,7 @@ function runWithCodeCache(path: string, file: string): Record<string, unknown> {
   }
   mod.loaded = true;
   if (cacheFile !== null && (cachedData === undefined || script.cachedDataRejected === true)) {
-    process.once('exit', () => { writeCodeCache(cacheFile, script); });
+    saveLater(() => { writeCodeCache(cacheFile, script); });
   }
   return mod.exports as Record<string, unknown>;
 }

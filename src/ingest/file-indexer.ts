@@ -64,13 +64,20 @@ export interface FileIndexerOptions {
   readonly batchBytes?: number;
   /** Worker threads that parse and invert a file when the target can bulk load (default 0: batches upserted from this thread). */
   readonly bulkThreads?: number;
-  /** Bytes of whole lines per chunk handed to a bulk-load thread (default 1 MiB). */
+  /**
+   * Bytes of whole lines per chunk handed to a bulk-load thread (default 1 MiB); in the input's
+   * last `bulkThreads * 3` chunks (by its listed size) a quarter of that, so that the threads
+   * run out of chunks together rather than one indexing a last big chunk while the other waits.
+   */
   readonly chunkBytes?: number;
   /** Longest line accepted; bounds memory on input without newlines (default 64 MiB). */
   readonly maxLineBytes?: number;
 }
 
 const NEWLINE = 0x0a;
+
+/** How much smaller the chunks of the input's tail are (see {@link FileIndexerOptions.chunkBytes}). */
+const TAIL_CHUNK_DIVISOR = 4;
 
 /** Indexes files into a target, committing after each. */
 export class FileIndexer {
@@ -164,7 +171,11 @@ export class FileIndexer {
    */
   private async feedBulk(object: SourceObject, load: BulkLoad): Promise<{ docs: number; lines: number }> {
     const maxLineBytes = this.options.maxLineBytes ?? 64 * 1024 * 1024;
-    const chunkBytes = Math.min(this.options.chunkBytes ?? 1024 * 1024, maxLineBytes);
+    const fullChunkBytes = Math.min(this.options.chunkBytes ?? 1024 * 1024, maxLineBytes);
+    // Where the input's tail starts, in bytes of the source (compressed or not, as listed; never when unknown).
+    const tailFrom = (object.size ?? Infinity) - fullChunkBytes * 3 * Math.max(1, this.options.bulkThreads ?? 1);
+    let sourceBytes = 0;
+    let chunkBytes = fullChunkBytes;
     let raw;
     try {
       try {
@@ -172,7 +183,11 @@ export class FileIndexer {
       } catch (e) {
         throw asSourceError(e, object.name);
       }
-      const counted = countBytes(raw, (n) => { this.options.progress.addSourceBytes(n); });
+      const counted = countBytes(raw, (n) => {
+        sourceBytes += n;
+        if (sourceBytes >= tailFrom) chunkBytes = Math.max(1, Math.floor(fullChunkBytes / TAIL_CHUNK_DIVISOR));
+        this.options.progress.addSourceBytes(n);
+      });
       const input = (await decompressByMagic(counted)).stream[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
       let held: Buffer[] = [];
       let heldBytes = 0;

@@ -8,6 +8,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { Worker } from 'node:worker_threads';
+import { prestartBulkThreads, stopPrestartedBulkThreads } from '../../src/engine/commit/bulk-load.js';
+import { startEngineWorker } from '../../src/engine/commit/engine-worker.js';
 import { Index } from '../../src/engine/search-index.js';
 import { FileIndexer } from '../../src/ingest/file-indexer.js';
 import { LocalFileSource } from '../../src/ingest/local-file-source.js';
@@ -107,6 +110,47 @@ describe('FileIndexer bulk loading', () => {
       assert.deepEqual(observe(bulk.index), observe(logged.index));
       await Promise.all([logged.index.close(), bulk.index.close()]);
     } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  });
+
+  it('loads on threads started before the index opened, and on new ones when those died', { timeout: 120_000 }, async () => {
+    const work = await mkdtemp(join(tmpdir(), 'yarrow-bulk-'));
+    try {
+      const path = join(work, 'input.jsonl');
+      await writeFile(path, fileText(3000));
+      const logged = await indexFile(path, 0);
+      const expected = observe(logged.index);
+      await logged.index.close();
+      let started = 0;
+      const start = (): Worker => {
+        started++;
+        return startEngineWorker('bulk-load-worker', null);
+      };
+      prestartBulkThreads(2, start);
+      assert.equal(started, 2);
+      const bulk = await indexFile(path, 2, 5000);
+      assert.equal(bulk.error, null);
+      assert.deepEqual(observe(bulk.index), expected);
+      await bulk.index.close();
+      // The load took both: topping the pool up starts two more, which are stopped unused.
+      prestartBulkThreads(2, start);
+      assert.equal(started, 4);
+      await stopPrestartedBulkThreads();
+
+      // Threads that die before a load takes them are passed over.
+      const dead = [0, 1].map(() => new Worker('process.exit(3)', { eval: true }));
+      let index = 0;
+      prestartBulkThreads(2, () => dead[index++]);
+      // The pool does not keep the process alive; this test waits for their exit.
+      for (const w of dead) w.ref();
+      await Promise.all(dead.map((w) => new Promise((resolve) => { w.once('exit', resolve); })));
+      const fresh = await indexFile(path, 2, 5000);
+      assert.equal(fresh.error, null);
+      assert.deepEqual(observe(fresh.index), expected);
+      await fresh.index.close();
+    } finally {
+      await stopPrestartedBulkThreads();
       await rm(work, { recursive: true, force: true });
     }
   });

@@ -3,7 +3,10 @@
  * one commit per file, logs that indexing is done with the final seq, and exits 0. This is where
  * config, storage, sources and the engine are wired together.
  */
+import { Worker } from 'node:worker_threads';
 import { loadConfig } from '../../config/index.js';
+import { prestartBulkThreads, stopPrestartedBulkThreads } from '../../engine/index.js';
+import type { BulkWorkerStarter } from '../../engine/index.js';
 import { FileIndexer, HttpFileSource, LocalFileSource, parseSourceUrl, ProgressReporter, SourceError, SourceUrlError } from '../../ingest/index.js';
 import type { FileSource, SourceUrl } from '../../ingest/index.js';
 import { TerminalProgressBar } from '../progress-bar.js';
@@ -13,6 +16,23 @@ import { mappingOf, openPullIndex } from './pull-index.js';
 
 /** Threads that parse and invert files: the machine's cores, this thread reads and commits between them. */
 const BULK_THREADS = 2;
+
+/**
+ * The file name of the bundled bulk-load thread, which scripts/build-cli.ts defines when it bundles
+ * the modes; undeclared (typeof: 'undefined') in tsc's output.
+ */
+declare const YARROW_BULK_WORKER_BUNDLE: string | undefined;
+
+/**
+ * Starts the bundled bulk-load thread (src/cli/bulk-worker-entry.ts loads it with V8's code
+ * cache), or undefined outside the bundled CLI: then the threads start from tsc's output.
+ */
+function bundledBulkWorker(): BulkWorkerStarter | undefined {
+  if (typeof YARROW_BULK_WORKER_BUNDLE !== 'string') return undefined;
+  const bundle = YARROW_BULK_WORKER_BUNDLE;
+  const entry = new URL('../bulk-worker-entry.js', import.meta.url);
+  return () => new Worker(entry, { workerData: null, argv: [bundle] });
+}
 
 /** Options of `index file` (SPEC §1.1). */
 export interface IndexFileOptions extends CommonOptions {
@@ -27,6 +47,18 @@ export interface IndexFileOptions extends CommonOptions {
 
 /** Runs `index file`; resolves to the exit code, throws the error that ended it. */
 export async function runIndexFile(options: IndexFileOptions, ctx: ModeContext): Promise<number> {
+  // The bulk-load threads start loading their code now, while this thread reads the config and
+  // opens the store and the input; the first load hands them the mapping (issue 17).
+  prestartBulkThreads(BULK_THREADS, bundledBulkWorker());
+  try {
+    return await indexFiles(options, ctx);
+  } finally {
+    // Those no load took (a mapping with semantic fields, an error before the first file).
+    await stopPrestartedBulkThreads();
+  }
+}
+
+async function indexFiles(options: IndexFileOptions, ctx: ModeContext): Promise<number> {
   const { log } = ctx;
   const loaded = await loadConfig(options.config, ctx.env);
   const mapping = mappingOf(loaded, options.config, options.index);
@@ -42,6 +74,8 @@ export async function runIndexFile(options: IndexFileOptions, ctx: ModeContext):
     // Files are bulk loaded on both cores (FileIndexer); a mapping with semantic fields embeds on
     // this thread and logs its batches, and then the second core inverts.
     const semantic = mapping.fields.some((f) => f.semantic != null);
+    // No bulk load then: the prestarted threads would only hold memory.
+    if (semantic) await stopPrestartedBulkThreads();
     const { index, store, close } = await openPullIndex(loaded, options.index, mapping, ctx, {
       memoryWarning: 'the store is memory: the index is discarded when this process exits',
       // A file must commit whole or not at all, so no size-triggered commit may cut one in two.

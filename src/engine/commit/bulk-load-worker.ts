@@ -4,7 +4,8 @@
  * own, and encodes that buffer into a segment's files when asked. It does no I/O: the main thread
  * reads the input, writes the files this thread returns and commits.
  *
- * Protocol: every request gets exactly one reply, in request order.
+ * Protocol: every request gets exactly one reply, in request order. A thread started without
+ * workerData (prestarted) first gets a {@link BulkInit} message, unanswered.
  * - `chunk`: whole lines (the bytes transferred, not copied) starting at line `firstLine`; reply
  *   `{ ok, docs, lastLine, full }` (`lastLine`: the line of its last document, 0 if none) (`full`: the buffer has reached its flush size), or `{ ok: false, error }`
  *   for the first line that is not a valid document (the buffer then holds part of the chunk and
@@ -19,6 +20,7 @@ import { getAnalyzer } from '../analysis/analyzers.js';
 import { YarrowError } from '../errors.js';
 import type { ErrorCode, ErrorDetails } from '../errors.js';
 import { mappingFromJson } from '../schema/mapping.js';
+import type { Mapping } from '../schema/mapping.js';
 import { BulkBuffer } from './bulk-chunk.js';
 import type { FlushedBulkBuffer } from './bulk-chunk.js';
 import { handleRequestsInOrder, transferableFiles } from './engine-worker.js';
@@ -61,12 +63,36 @@ export interface BulkWorkerData {
   readonly flushBytes: number;
 }
 
-const port = parentPort as MessagePort;
-const data = workerData as BulkWorkerData;
-const mapping = mappingFromJson(data.mapping);
+/**
+ * The message that gives a thread started without {@link BulkWorkerData} (prestarted, see
+ * `prestartBulkThreads`) its data; it comes before any request and gets no reply.
+ */
+export interface BulkInit {
+  readonly type: 'init';
+  readonly data: BulkWorkerData;
+}
 
-let buffered = new BulkBuffer(mapping, getAnalyzer);
-handleRequestsInOrder(port, handle);
+const port = parentPort as MessagePort;
+let data: BulkWorkerData;
+let mapping: Mapping;
+let buffered: BulkBuffer;
+
+function init(d: BulkWorkerData): void {
+  data = d;
+  mapping = mappingFromJson(d.mapping);
+  buffered = new BulkBuffer(mapping, getAnalyzer);
+}
+
+if (workerData == null) {
+  // Prestarted: the first message is the data, then requests.
+  port.once('message', (message: BulkInit) => {
+    init(message.data);
+    handleRequestsInOrder(port, handle);
+  });
+} else {
+  init(workerData as BulkWorkerData);
+  handleRequestsInOrder(port, handle);
+}
 
 async function handle(request: BulkRequest): Promise<void> {
   try {

@@ -19,19 +19,15 @@ import { YarrowError } from '../errors.js';
 import type { Mapping } from '../schema/mapping.js';
 import { mappingToJson } from '../schema/mapping.js';
 import type { SegmentInfo } from '../segment/segment-info.js';
-import type { BulkError, BulkReply, BulkRequest, BulkWorkerData } from './bulk-load-worker.js';
+import type { Worker } from 'node:worker_threads';
+import type { BuiltIds } from './bulk-ids.js';
+import { hashBuiltIds } from './bulk-ids.js';
+import type { BulkError, BulkInit, BulkReply, BulkRequest, BulkWorkerData } from './bulk-load-worker.js';
 import { startEngineWorker, wholeBuffer, WorkerChannel } from './engine-worker.js';
 
 /** A segment a bulk load built and wrote (its files are on disk, not yet fsync'd or committed). */
-export interface BuiltSegment {
+export interface BuiltSegment extends BuiltIds {
   readonly info: SegmentInfo;
-  /** Docs replaced inside the segment by a later line of the same id. */
-  readonly deletedDocs: readonly number[];
-  /** The input line of each doc. */
-  readonly lines: Int32Array;
-  /** Every doc's id, concatenated; doc `d`'s id ends at `idEnds[d]`. */
-  readonly idText: string;
-  readonly idEnds: Uint32Array;
 }
 
 /** What a bulk load needs of the writer. */
@@ -66,16 +62,64 @@ const CHUNKS_PER_THREAD = 2;
  */
 const BULK_BUFFER_SCALE = 1.5;
 
+/** How a bulk-load thread is started: the entry {@link startEngineWorker} would pick, or another (e.g. a bundle of it). */
+export type BulkWorkerStarter = () => Worker;
+
+/** A thread started ahead of its first load, loading its code while the caller opens the rest (see {@link prestartBulkThreads}). */
+interface Prestarted {
+  readonly worker: Worker;
+  /** Set when it died before a load took it. */
+  failed: boolean;
+}
+
+const prestarted: Prestarted[] = [];
+
+/**
+ * Starts `count` bulk-load threads now, before the index is open, so that their start-up (a
+ * worker's isolate and the ~170 modules it loads: 100 ms or more on a busy machine) overlaps the
+ * caller's reading of its config, opening of the store and of the input (issue 17: the threads
+ * started 190 ms into `index file` and indexed their first chunk 130 ms later). They wait for
+ * the mapping, which the first {@link BulkLoadThreads} hands them; {@link stopPrestartedBulkThreads}
+ * stops those no load took. `start` starts one thread (default: the built entry next to this module).
+ */
+export function prestartBulkThreads(count: number, start: BulkWorkerStarter = () => startEngineWorker('bulk-load-worker', null)): void {
+  for (let i = prestarted.length; i < count; i++) {
+    const p: Prestarted = { worker: start(), failed: false };
+    // Idle, it must not keep the process alive; a failure before a load takes it only drops it.
+    p.worker.unref();
+    p.worker.on('error', () => { p.failed = true; });
+    p.worker.on('exit', () => { p.failed = true; });
+    prestarted.push(p);
+  }
+}
+
+/** Stops the threads {@link prestartBulkThreads} started that no load took (a mapping that cannot bulk load, an error before the load). */
+export async function stopPrestartedBulkThreads(): Promise<void> {
+  await Promise.allSettled(prestarted.splice(0).map((p) => p.worker.terminate()));
+}
+
+/** A thread for `data`: a prestarted one told its mapping, else a new one started with it. */
+function takeWorker(data: BulkWorkerData): Worker {
+  for (let p = prestarted.shift(); p !== undefined; p = prestarted.shift()) {
+    if (p.failed) continue;
+    p.worker.postMessage({ type: 'init', data } satisfies BulkInit);
+    return p.worker;
+  }
+  return startEngineWorker('bulk-load-worker', data);
+}
+
 /** One bulk-load thread and the chunks it has not answered yet. */
 class BulkThread {
   readonly channel: WorkerChannel<BulkRequest, BulkReply>;
-  inflight = 0;
+  /** Bytes of the chunks it has not answered yet. */
+  inflightBytes = 0;
   /** Chunks sent since the last flush request. */
   unflushed = 0;
+  /** The last flush requested, until it is written. */
   flushing: Promise<void> | null = null;
 
   constructor(data: BulkWorkerData) {
-    this.channel = new WorkerChannel(startEngineWorker('bulk-load-worker', data), 'bulk-load thread');
+    this.channel = new WorkerChannel(takeWorker(data), 'bulk-load thread');
   }
 }
 
@@ -111,6 +155,8 @@ export class BulkLoad {
   private readonly failures: { seq: number; error: Error }[] = [];
   private readonly segments: BuiltSegment[] = [];
   private done = false;
+  /** The last flushes are asked for: a chunk's `full` no longer asks for one. */
+  private finishing = false;
 
   constructor(
     private readonly threads: readonly BulkThread[],
@@ -127,10 +173,12 @@ export class BulkLoad {
     if (this.done) throw new Error('bulk load already finished');
     while (this.chunks.size >= this.threads.length * CHUNKS_PER_THREAD && this.failures.length === 0) await Promise.race(this.chunks);
     if (this.failures.length > 0) await this.throwFailure();
-    const thread = this.threads.reduce((a, b) => (b.inflight < a.inflight ? b : a));
+    // The thread with the fewest bytes to index: chunks shrink near the input's end (FileIndexer),
+    // and the threads should run out of work together.
+    const thread = this.threads.reduce((a, b) => (b.inflightBytes < a.inflightBytes ? b : a));
     const seq = this.nextSeq++;
     const byteLength = bytes.byteLength;
-    thread.inflight++;
+    thread.inflightBytes += byteLength;
     thread.unflushed++;
     const { source, idPrefix } = this.options;
     const whole = wholeBuffer(bytes);
@@ -144,11 +192,11 @@ export class BulkLoad {
         this.docs += reply.docs ?? 0;
         this.lastLine = Math.max(this.lastLine, reply.lastLine ?? 0);
         this.options.onProgress?.(reply.docs ?? 0, byteLength);
-        if (reply.full === true && thread.flushing === null && this.failures.length === 0) this.flush(thread);
+        if (reply.full === true && thread.flushing === null && !this.finishing && this.failures.length === 0) this.flush(thread);
       },
       (e: unknown) => { this.failures.push({ seq, error: e as Error }); },
     ).finally(() => {
-      thread.inflight--;
+      thread.inflightBytes -= byteLength;
       this.chunks.delete(task);
     });
     this.chunks.add(task);
@@ -161,8 +209,11 @@ export class BulkLoad {
    * @throws the first failure in input order.
    */
   async finish(): Promise<{ docs: number; lastLine: number }> {
-    await this.settle();
     if (this.failures.length > 0) await this.throwFailure();
+    this.finishing = true;
+    // Each thread answers in order, so its last flush is asked for now and runs as soon as its own
+    // chunks are indexed, not once every thread's are: the threads' last write-outs overlap
+    // (issue 17: one thread idled ~80 ms of each Debian load waiting for the other's chunks).
     for (const t of this.threads) if (t.unflushed > 0) this.flush(t);
     await this.settle();
     if (this.failures.length > 0) await this.throwFailure();
@@ -191,13 +242,14 @@ export class BulkLoad {
     const task = (async () => {
       const reply = await thread.channel.request({ type: 'flush', name: this.host.allocateSegmentName() });
       if (!reply.ok) throw toError(reply.error);
-      if (reply.segment == null) return;
+      // After a failed chunk the load is aborted: a last flush asked for before it is not written.
+      if (reply.segment == null || this.failures.length > 0) return;
       const { flushed, lines, idText, idEnds } = reply.segment;
       // Recorded before writing, so that an abort deletes whatever part of it was written.
-      this.segments.push({ info: flushed.info, deletedDocs: flushed.deletedDocs, lines, idText, idEnds });
+      this.segments.push({ info: flushed.info, deletedDocs: flushed.deletedDocs, lines, idText, idEnds, idHashes: hashBuiltIds({ idText, idEnds }) });
       await this.host.writeFiles(flushed.files);
     })().catch((e: unknown) => { this.failures.push({ seq: -1, error: e as Error }); }).finally(() => {
-      thread.flushing = null;
+      if (thread.flushing === task) thread.flushing = null;
       this.flushes.delete(task);
     });
     thread.flushing = task;
