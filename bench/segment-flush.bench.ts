@@ -8,11 +8,14 @@
  *
  *   node --expose-gc --max-semi-space-size=4 --heap-growing-percent=25 --import tsx bench/segment-flush.bench.ts [npm|debian ...]
  *   YARROW_BENCH_ROUNDS=5 ... (the best round by CPU time is printed; default 3)
+ *   YARROW_FLUSH_PROFILE=prefix ... (a CPU profile of the flushes alone: prefix-<corpus>.cpuprofile)
  *
  * Prints per corpus: flush CPU ms per round (best), stored-fields compression ms (best), and a
  * digest of every file written, which must not change when only the speed of the writers does.
  */
 import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { getAnalyzer } from '../src/engine/analysis/index.js';
 import { BulkBuffer } from '../src/engine/commit/bulk-chunk.js';
 import { defaultWriterOptions } from '../src/engine/commit/writer-options.js';
@@ -80,12 +83,23 @@ async function main(): Promise<void> {
       const buffers = fill(corpus, chunks);
       globalThis.gc?.();
       const hash = createHash('sha256');
-      const t0 = cpuMs();
-      for (let s = 0; s < buffers.length; s++) {
-        const { flushed } = await buffers[s].flush(`_${s}`);
-        for (const name of [...flushed.files.keys()].sort()) hash.update(name).update(flushed.files.get(name)!);
+      const profile = process.env.YARROW_FLUSH_PROFILE;
+      const session = profile === undefined ? null : new Session();
+      if (session !== null) {
+        session.connect();
+        await session.post('Profiler.enable');
+        await session.post('Profiler.start');
       }
+      const t0 = cpuMs();
+      const files: ReadonlyMap<string, Uint8Array>[] = [];
+      for (let s = 0; s < buffers.length; s++) files.push((await buffers[s].flush(`_${s}`)).flushed.files);
       bestFlush = Math.min(bestFlush, cpuMs() - t0);
+      if (session !== null) {
+        const { profile: p } = await session.post('Profiler.stop');
+        writeFileSync(`${profile}-${corpus}.cpuprofile`, JSON.stringify(p));
+        session.disconnect();
+      }
+      for (const f of files) for (const name of [...f.keys()].sort()) hash.update(name).update(f.get(name)!);
       digest = hash.digest('hex').slice(0, 16);
       segments = buffers.length;
       buffers.length = 0;

@@ -89,6 +89,33 @@ export class ByteWriter {
     this.len = p;
   }
 
+  /**
+   * {@link writeVarintDeltas} for `runCount` runs in a row: run `k` is the next `runs[runFrom + k]`
+   * values from `values[from]` on, each run's deltas starting again from 0 (the positions of a
+   * term's docs, one run per doc); `total` is the sum of those run lengths. The same bytes as one
+   * call per run, with one check for room.
+   */
+  writeVarintDeltaRuns(values: ArrayLike<number>, from: number, runs: ArrayLike<number>, runFrom: number, runCount: number, total: number): void {
+    this.ensure(5 * total);
+    const buf = this.buf;
+    let p = this.len;
+    let i = from;
+    for (let k = runFrom; k < runFrom + runCount; k++) {
+      let prev = 0;
+      for (const end = i + runs[k]; i < end; i++) {
+        const value = values[i];
+        let v = value - prev;
+        prev = value;
+        while (v >= 0x80) {
+          buf[p++] = (v & 0x7f) | 0x80;
+          v >>>= 7;
+        }
+        buf[p++] = v;
+      }
+    }
+    this.len = p;
+  }
+
   /** Appends `v` (an unsigned 32-bit integer) as 4 little-endian bytes. */
   writeUint32(v: number): void {
     this.ensure(4);
