@@ -72,10 +72,10 @@ function sortRun(terms: readonly string[], ids: Int32Array, start: number, end: 
  * along; a pass whose digit is the same for every key is skipped (the high units of a tied run).
  */
 function radixSort(keys: Uint32Array, ids: Int32Array, start: number, end: number): void {
-  let fromKeys = keys;
-  let fromIds = ids;
-  let toKeys = scratchSpare;
-  let toIds = scratchIds;
+  let fromKeys: Uint32Array = keys;
+  let fromIds: Int32Array = ids;
+  let toKeys: Uint32Array = scratchSpare;
+  let toIds: Int32Array = scratchIds;
   for (let shift = 0; shift < KEY_UNITS * UNIT_BITS; shift += UNIT_BITS) {
     counts.fill(0);
     for (let i = start; i < end; i++) counts[((fromKeys[i] >>> shift) & UNIT_MASK) + 1]++;
