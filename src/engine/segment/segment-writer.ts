@@ -65,8 +65,7 @@ export class SegmentWriter {
     freqs: ArrayLike<number> | null,
     positions: ArrayLike<number> | null,
   ): void {
-    const info = this.postings.addTerm(this.options, count, docs, freqs, positions, this.fieldNorms);
-    this.terms.addTerm(term, info);
+    this.terms.addTerm(term, this.postings.writeTerm(this.options, count, docs, freqs, positions, this.fieldNorms));
   }
 
   /**

@@ -33,6 +33,19 @@ describe('sortedTermIds', () => {
     assert.deepEqual(Array.from(sortedTermIds(deep), (id) => deep[id]), [...deep].sort());
   });
 
+  it('orders long runs of terms that share ASCII prefixes of every length, repeats included (the keyed passes)', () => {
+    const ascii = fc.array(fc.constantFrom('a', 'b', 'c', '-', '0', 'z', '~'), { maxLength: 9 }).map((tail) => tail.join(''));
+    const stem = fc.constantFrom('', 'lib', 'libx', 'python3-', 'python3-django-', 'x'.repeat(40));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(stem, ascii).map(([a, b]) => a + b), { minLength: 50, maxLength: 600 }), (terms) => {
+        const ids = sortedTermIds(terms);
+        assert.deepEqual(Array.from(ids, (id) => terms[id]), [...terms].sort());
+        assert.deepEqual([...ids].sort((a, b) => a - b), terms.map((_, i) => i));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('keeps terms that are in order already, repeats included', () => {
     const terms = ['', 'a', 'a', 'ab', 'b', 'b\u0000', 'é', '日本'];
     assert.deepEqual(Array.from(sortedTermIds(terms)), terms.map((_, i) => i));

@@ -11,7 +11,6 @@
  */
 
 const TWO_POW_32 = 0x1_0000_0000;
-const encoder = new TextEncoder();
 
 /** Accumulates bytes in a doubling buffer; `view()` exposes them without copying. */
 export class ByteWriter {
@@ -85,6 +84,33 @@ export class ByteWriter {
         v >>>= 7;
       }
       buf[p++] = v;
+    }
+    this.len = p;
+  }
+
+  /**
+   * {@link writeVarintDeltas} for `runCount` runs in a row: run `k` is the next `runs[runFrom + k]`
+   * values from `values[from]` on, each run's deltas starting again from 0 (the positions of a
+   * term's docs, one run per doc); `total` is the sum of those run lengths. The same bytes as one
+   * call per run, with one check for room.
+   */
+  writeVarintDeltaRuns(values: ArrayLike<number>, from: number, runs: ArrayLike<number>, runFrom: number, runCount: number, total: number): void {
+    this.ensure(5 * total);
+    const buf = this.buf;
+    let p = this.len;
+    let i = from;
+    for (let k = runFrom; k < runFrom + runCount; k++) {
+      let prev = 0;
+      for (const end = i + runs[k]; i < end; i++) {
+        const value = values[i];
+        let v = value - prev;
+        prev = value;
+        while (v >= 0x80) {
+          buf[p++] = (v & 0x7f) | 0x80;
+          v >>>= 7;
+        }
+        buf[p++] = v;
+      }
     }
     this.len = p;
   }
@@ -168,18 +194,18 @@ export class ByteWriter {
     this.ensure(8 + maxBytes);
     const buf = this.buf;
     const start = this.len + prefix;
-    let written = -1;
+    let p = start;
+    let i = from;
+    // Short ASCII strings are the common case (terms, keywords): the tightest loop.
     if (n <= 64) {
-      // Short ASCII strings are the common case (terms, keywords); skip the encoder call.
-      let i = 0;
-      for (; i < n; i++) {
-        const c = s.charCodeAt(from + i);
+      for (; i < s.length; i++) {
+        const c = s.charCodeAt(i);
         if (c >= 0x80) break;
-        buf[start + i] = c;
+        buf[p++] = c;
       }
-      if (i === n) written = n;
     }
-    if (written < 0) written = encoder.encodeInto(from === 0 ? s : s.slice(from), buf.subarray(start)).written;
+    if (i < s.length) p = encodeUtf8(s, i, buf, p);
+    const written = p - start;
     const actualPrefix = varintSize(written);
     if (actualPrefix < prefix) buf.copyWithin(this.len + actualPrefix, start, start + written);
     this.writeVarint(written);
@@ -198,7 +224,7 @@ export class ByteWriter {
       if (c >= 0x80) break;
       buf[start + i] = c;
     }
-    const written = i === n ? n : i + encoder.encodeInto(s.slice(i), buf.subarray(start + i)).written;
+    const written = i === n ? n : encodeUtf8(s, i, buf, start + i) - start;
     this.len += written;
     return written;
   }
@@ -217,6 +243,44 @@ export class ByteWriter {
   reset(): void {
     this.len = 0;
   }
+}
+
+/**
+ * Writes the UTF-8 of `s` from code unit `from` on at `buf[p]` (room for 3 bytes per unit);
+ * returns the position after it. By hand: a TextEncoder.encodeInto call costs ~2-4 us on Node 20,
+ * more than a whole term's write-out, and long ids and non-ASCII terms are common enough to show
+ * in a flush. The same bytes as the encoder: a lone surrogate becomes U+FFFD.
+ */
+function encodeUtf8(s: string, from: number, buf: Uint8Array, p: number): number {
+  for (let i = from; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c < 0x80) {
+      buf[p++] = c;
+      continue;
+    }
+    if (c < 0x800) {
+      buf[p++] = 0xc0 | (c >>> 6);
+      buf[p++] = 0x80 | (c & 0x3f);
+      continue;
+    }
+    if (c >= 0xd800 && c <= 0xdfff) {
+      const d = c <= 0xdbff && i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        const cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        buf[p++] = 0xf0 | (cp >>> 18);
+        buf[p++] = 0x80 | ((cp >>> 12) & 0x3f);
+        buf[p++] = 0x80 | ((cp >>> 6) & 0x3f);
+        buf[p++] = 0x80 | (cp & 0x3f);
+        i++;
+        continue;
+      }
+      c = 0xfffd;
+    }
+    buf[p++] = 0xe0 | (c >>> 12);
+    buf[p++] = 0x80 | ((c >>> 6) & 0x3f);
+    buf[p++] = 0x80 | (c & 0x3f);
+  }
+  return p;
 }
 
 /** Number of bytes `writeVarint(v)` emits. */

@@ -28,7 +28,7 @@
  * Block-max pruning uses these bounds to skip whole blocks.
  */
 import { ByteWriter } from '../bytes/byte-writer.js';
-import { bitsRequired, packBlock } from '../bitpacking/bitpacking.js';
+import { packBlock } from '../bitpacking/bitpacking.js';
 import { writeFooter, writeHeader } from '../file-format.js';
 import { IndexOptions, POSITIONS_MAGIC, POSTINGS_BLOCK, POSTINGS_MAGIC, POSTINGS_VERSION } from './postings-format.js';
 import type { TermInfo } from './postings-format.js';
@@ -45,6 +45,8 @@ export class PostingsWriter {
   private readonly skip = new ByteWriter(1 << 10);
   /** Null when writing version 1 (max freq and min norm per block instead of impacts). */
   private readonly impacts: ImpactCollector | null;
+  /** What {@link writeTerm} returns, one object for every term. */
+  private readonly info: { -readonly [K in keyof TermInfo]: TermInfo[K] } = { docFreq: 0, totalTermFreq: 0, postingsOffset: -1, singletonDoc: -1, positionsOffset: 0, maxFreq: 1, minNorm: 0 };
 
   /** @param version the format version to write: the current one, or 1 (for compatibility tests) */
   constructor(version: 1 | typeof POSTINGS_VERSION = POSTINGS_VERSION) {
@@ -66,6 +68,21 @@ export class PostingsWriter {
     positions: ArrayLike<number> | null,
     norms: Uint8Array | null,
   ): TermInfo {
+    return { ...this.writeTerm(options, count, docs, freqs, positions, norms) };
+  }
+
+  /**
+   * {@link addTerm} without a term info made per term: the returned info is this writer's own,
+   * overwritten by the next term (a flush writes hundreds of thousands of terms).
+   */
+  writeTerm(
+    options: IndexOptions,
+    count: number,
+    docs: ArrayLike<number>,
+    freqs: ArrayLike<number> | null,
+    positions: ArrayLike<number> | null,
+    norms: Uint8Array | null,
+  ): TermInfo {
     const hasFreqs = options === IndexOptions.docsFreqsPositions && freqs !== null;
     const hasPositions = hasFreqs && positions !== null;
     const hasNorms = hasFreqs && norms !== null;
@@ -75,6 +92,8 @@ export class PostingsWriter {
     const postingsOffset = count === 1 ? -1 : this.postings.length;
     const blocks = numBlocks > 1 ? this.blocks : this.postings;
     const skip = this.skip;
+    const blockDocs = this.blockDocs;
+    const blockFreqs = this.blockFreqs;
     let totalTermFreq = 0;
     let maxFreq = 1;
     let minNorm = hasNorms ? 255 : 0;
@@ -90,37 +109,55 @@ export class PostingsWriter {
       const blockPositions = this.positions.length - positionsOffset;
       let blockMaxFreq = 1;
       let blockMinNorm = hasNorms ? 255 : 0;
-      for (let i = 0; i < n; i++) {
-        const doc = docs[start + i];
-        this.blockDocs[i] = doc - prevDoc - 1;
-        prevDoc = doc;
-        if (!hasFreqs) continue;
-        const f = freqs[start + i];
-        this.blockFreqs[i] = f - 1;
-        totalTermFreq += f;
-        if (f > blockMaxFreq) blockMaxFreq = f;
-        if (hasNorms) {
-          const nb = norms[doc];
-          if (nb < blockMinNorm) blockMinNorm = nb;
-          impacts?.add(f, nb);
-        } else {
-          impacts?.add(f, 0);
+      // The bit widths are those of the values' OR, gathered here instead of in a pass of their own.
+      let docOr = 0;
+      let freqOr = 0;
+      if (!hasFreqs) {
+        for (let i = 0; i < n; i++) {
+          const doc = docs[start + i];
+          const delta = doc - prevDoc - 1;
+          blockDocs[i] = delta;
+          docOr |= delta;
+          prevDoc = doc;
         }
+      } else {
+        let blockTermFreq = 0;
+        for (let i = 0; i < n; i++) {
+          const doc = docs[start + i];
+          const delta = doc - prevDoc - 1;
+          blockDocs[i] = delta;
+          docOr |= delta;
+          prevDoc = doc;
+          const f = freqs[start + i];
+          blockFreqs[i] = f - 1;
+          freqOr |= f - 1;
+          blockTermFreq += f;
+          if (f > blockMaxFreq) blockMaxFreq = f;
+          if (hasNorms) {
+            const nb = norms[doc];
+            if (nb < blockMinNorm) blockMinNorm = nb;
+            if (impacts !== null) impacts.add(f, nb);
+          } else if (impacts !== null) {
+            impacts.add(f, 0);
+          }
+        }
+        totalTermFreq += blockTermFreq;
+        // The block's docs' positions in one call: the same bytes as one call per doc.
         if (hasPositions) {
-          this.positions.writeVarintDeltas(positions, posIndex, f);
-          posIndex += f;
+          this.positions.writeVarintDeltaRuns(positions, posIndex, freqs, start, n, blockTermFreq);
+          posIndex += blockTermFreq;
         }
       }
       if (blockMaxFreq > maxFreq) maxFreq = blockMaxFreq;
       if (blockMinNorm < minNorm) minNorm = blockMinNorm;
       if (count === 1) break;
-      const docBits = bitsRequired(this.blockDocs, n);
+      const docBits = 32 - Math.clz32(docOr);
       blocks.writeByte(docBits);
-      packBlock(blocks, this.blockDocs, n, docBits);
+      packBlock(blocks, blockDocs, n, docBits);
       if (hasFreqs) {
-        const freqBits = bitsRequired(this.blockFreqs, n);
+        const freqBits = 32 - Math.clz32(freqOr);
         blocks.writeByte(freqBits);
-        packBlock(blocks, this.blockFreqs, n, freqBits);
+        packBlock(blocks, blockFreqs, n, freqBits);
       }
       if (numBlocks > 1) {
         skip.writeVarint(prevDoc - prevBlockLast);
@@ -136,9 +173,16 @@ export class PostingsWriter {
       prevBlockLast = prevDoc;
     }
     if (!hasFreqs) totalTermFreq = count;
-
+    const info = this.info;
+    info.totalTermFreq = totalTermFreq;
+    info.positionsOffset = positionsOffset;
+    info.maxFreq = maxFreq;
+    info.minNorm = minNorm;
     if (count === 1) {
-      return { docFreq: 1, totalTermFreq, postingsOffset: -1, singletonDoc: docs[0], positionsOffset, maxFreq, minNorm };
+      info.docFreq = 1;
+      info.postingsOffset = -1;
+      info.singletonDoc = docs[0];
+      return info;
     }
     if (numBlocks > 1) {
       this.postings.writeBytes(skip.view());
@@ -147,7 +191,10 @@ export class PostingsWriter {
       this.skip.reset();
       this.blocks.reset();
     }
-    return { docFreq: count, totalTermFreq, postingsOffset, singletonDoc: -1, positionsOffset, maxFreq, minNorm };
+    info.docFreq = count;
+    info.postingsOffset = postingsOffset;
+    info.singletonDoc = -1;
+    return info;
   }
 
   /** Bytes of `.pos` written so far: where the next term's positions start. */

@@ -164,6 +164,48 @@ describe('ByteWriter', () => {
     );
   });
 
+  it('writes runs of ascending values, each run from 0, as writeVarintDeltas once per run does', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.nat({ max: 2 ** 32 - 1 }), { maxLength: 12 }), { maxLength: 20 }), fc.nat({ max: 3 }), (rawRuns, skip) => {
+        const runs = rawRuns.map((r) => [...r].sort((x, y) => x - y));
+        const values = [9, 8, 7, ...runs.flat()];
+        const lengths = [5, 5, 5, ...runs.map((r) => r.length)];
+        const runFrom = 3 + Math.min(skip, runs.length);
+        const from = 3 + runs.slice(0, runFrom - 3).reduce((n, r) => n + r.length, 0);
+        const total = runs.slice(runFrom - 3).reduce((n, r) => n + r.length, 0);
+        const a = new ByteWriter(1);
+        a.writeByte(1);
+        a.writeVarintDeltaRuns(values, from, lengths, runFrom, runs.length - (runFrom - 3), total);
+        const b = new ByteWriter(1);
+        b.writeByte(1);
+        for (let k = runFrom, at = from; k < lengths.length; at += lengths[k], k++) b.writeVarintDeltas(values, at, lengths[k]);
+        assert.deepEqual(a.toBytes(), b.toBytes());
+      }),
+    );
+  });
+
+  it('encodes strings as TextEncoder does, from any code unit on: lone surrogates, pairs, long strings', () => {
+    const unit = fc.oneof(fc.integer({ min: 0, max: 0xffff }), fc.constantFrom(0x41, 0x7f, 0x80, 0x7ff, 0x800, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0xfffd, 0xffff));
+    const text = fc.oneof(
+      fc.array(unit, { maxLength: 40 }).map((units) => String.fromCharCode(...units)),
+      fc.string({ unit: 'binary', maxLength: 30 }),
+      fc.tuple(fc.string({ unit: 'binary', maxLength: 5 }), fc.nat({ max: 300 })).map(([s, n]) => 'x'.repeat(n) + s),
+    );
+    const encoder = new TextEncoder();
+    fc.assert(
+      fc.property(text, fc.nat({ max: 6 }), (s, skip) => {
+        const from = Math.min(skip, s.length);
+        const w = new ByteWriter(1);
+        w.writeStringFrom(s, from);
+        const utf8 = encoder.encode(s.slice(from));
+        const r = new ByteReader(w.view());
+        assert.equal(r.readVarint(), utf8.length);
+        assert.deepEqual(w.view().subarray(w.length - utf8.length), utf8);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('copies a prefix of a byte array, short or long', () => {
     for (const n of [0, 1, 5, 32, 33, 200]) {
       const src = Uint8Array.from({ length: 300 }, (_, i) => (i * 7) & 0xff);
