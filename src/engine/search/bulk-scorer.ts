@@ -160,10 +160,9 @@ export function scoreMaxScore(
 ): void {
   const n = clauses.length;
   const collector = ctx.collector;
-  const bounds = new Float64Array(n);
-  const partial = new Float64Array(n);
+  const { bounds, partial, order } = maxScoreScratch(n);
   /** Clause indexes by ascending window bound; order[essentialFrom..] are the essential ones. */
-  const order = Array.from({ length: n }, (_, i) => i);
+  for (let i = 0; i < n; i++) order[i] = i;
   let essentialFrom = 0;
   for (const c of clauses) c.nextDoc();
 
@@ -182,10 +181,10 @@ export function scoreMaxScore(
         const c = clauses[i];
         bounds[i] = c.doc === NO_MORE_DOCS ? 0 : c.maxScoreUpTo(upTo) * BOUND_SLACK;
       }
-      sortByBound(order, bounds);
+      sortByBound(order, n, bounds);
       // The longest prefix (by ascending bound) whose clauses together cannot beat the threshold.
       essentialFrom = 0;
-      partial.fill(0);
+      partial.fill(0, 0, n);
       while (essentialFrom < n) {
         // By clause index: a combiner may group clauses (per-field sums under a dis_max).
         partial[order[essentialFrom]] = bounds[order[essentialFrom]];
@@ -258,14 +257,37 @@ export function scoreMaxScore(
       partial[idx] = c.doc === candidate ? c.score() : 0;
     }
     collector.totalHits++;
-    const score = combiner.combine(partial, n);
-    if (score > collector.threshold) collector.collect(docBase + candidate, score);
+    // The combination is computed only for a doc that enters the top k: a double returned from a
+    // combiner's call (megamorphic across queries, so not inlined) is a heap number per candidate.
+    if (combiner.exceeds(partial, n, collector.threshold)) collector.collect(docBase + candidate, combiner.combine(partial, n));
   }
 }
 
-/** Sorts clause indexes by ascending bound (insertion sort: a handful of clauses, mostly in order already). */
-function sortByBound(order: number[], bounds: Float64Array): void {
-  for (let i = 1; i < order.length; i++) {
+/** {@link scoreMaxScore}'s per-clause arrays. */
+interface MaxScoreScratch {
+  readonly bounds: Float64Array;
+  readonly partial: Float64Array;
+  readonly order: Int32Array;
+}
+
+let maxScoreArrays: MaxScoreScratch = { bounds: new Float64Array(16), partial: new Float64Array(16), order: new Int32Array(16) };
+
+/**
+ * Arrays of at least `n` entries for one {@link scoreMaxScore} call, reused by the next one (calls
+ * never overlap: a search scores one segment at a time, and nothing scores inside a scorer), so
+ * that a query does not allocate them for every segment.
+ */
+function maxScoreScratch(n: number): MaxScoreScratch {
+  if (maxScoreArrays.order.length < n) {
+    const size = Math.max(n, 2 * maxScoreArrays.order.length);
+    maxScoreArrays = { bounds: new Float64Array(size), partial: new Float64Array(size), order: new Int32Array(size) };
+  }
+  return maxScoreArrays;
+}
+
+/** Sorts the first `n` clause indexes by ascending bound (insertion sort: a handful of clauses, mostly in order already). */
+function sortByBound(order: Int32Array, n: number, bounds: Float64Array): void {
+  for (let i = 1; i < n; i++) {
     const idx = order[i];
     const b = bounds[idx];
     let j = i - 1;
