@@ -7,7 +7,8 @@
  *
  *   node --import tsx bench/child-probe.ts <npm|debian> [rounds] [extra node flags...]
  *
- * PROBE_PEER=xapian also starts the bench's Xapian child (bench/engines/xapian/xapian-child.py, a
+ * PROBE_BASE_DIST=<dir> starts a second Yarrow child on another build's dist/ (e.g. main's, to
+ * compare a change with it under the same load). PROBE_PEER=xapian also starts the bench's Xapian child (bench/engines/xapian/xapian-child.py, a
  * fresh database indexed first) and sends it each query right after Yarrow, so both answer under
  * the same load; it then prints both engines' per-class wall and CPU-time percentiles and the
  * queries whose CPU time (fastest round) is highest. On a shared machine the CPU time is the figure
@@ -31,8 +32,8 @@ interface LineChild {
   noise: string[];
 }
 
-function lineChild(command: string, args: readonly string[]): LineChild & { next(): Promise<Record<string, unknown>> } {
-  const child = spawn(command, args, { cwd: REPO_ROOT, env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['pipe', 'pipe', 'inherit'] });
+function lineChild(command: string, args: readonly string[], env: Record<string, string> = {}): LineChild & { next(): Promise<Record<string, unknown>> } {
+  const child = spawn(command, args, { cwd: REPO_ROOT, env: { ...process.env, NODE_OPTIONS: '', ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const self = {
     process: child,
@@ -63,7 +64,8 @@ class Timings {
   }
   add(i: number, answer: Record<string, unknown>): void {
     this.wall[i].push(answer.ms as number);
-    this.cpu[i].push(answer.cpuMs as number);
+    // The main thread's CPU time where the child reports it (search-child.ts), else the process's.
+    this.cpu[i].push(typeof answer.mainCpuMs === 'number' ? answer.mainCpuMs : (answer.cpuMs as number));
   }
 }
 
@@ -79,6 +81,10 @@ async function main(): Promise<void> {
   const args = [...flags, '--trace-gc', '--import', 'tsx', path.join(REPO_ROOT, 'bench', 'engines', 'yarrow', 'search-child.ts'), dir, spec.name, JSON.stringify(MAPPINGS[spec.name]), spec.textFields.join(',')];
   const yarrow = lineChild(process.execPath, args);
   await yarrow.next();
+  // PROBE_BASE_DIST=<another build's dist/>: a second Yarrow child on that build, asked each query too.
+  const baseDist = process.env.PROBE_BASE_DIST;
+  const base = baseDist === undefined ? null : lineChild(process.execPath, args.filter((a) => a !== '--trace-gc'), { YARROW_SEARCH_DIST: baseDist });
+  await base?.next();
   let peer: LineChild | null = null;
   if (process.env.PROBE_PEER === 'xapian') {
     const db = path.join(probeDir, 'xapian');
@@ -93,23 +99,25 @@ async function main(): Promise<void> {
   const slowMs = Number(process.env.PROBE_SLOW_MS ?? 1);
   const rounds = Number(roundsArg);
   let gcInTimed = 0;
-  const timings = [new Timings('yarrow', queries), ...(peer === null ? [] : [new Timings('xapian', queries)])];
+  const timings = [new Timings('yarrow', queries), ...(base === null ? [] : [new Timings('base', queries)]), ...(peer === null ? [] : [new Timings('xapian', queries)])];
+  const others = [...(base === null ? [] : [base]), ...(peer === null ? [] : [peer])];
   for (let round = -1; round < rounds; round++) {
     for (const [i, q] of queries.entries()) {
       yarrow.noise = [];
       const command = { op: 'search', terms: q.terms, operator: q.operator };
       const answer = await yarrow.call(command);
-      const peerAnswer = peer === null ? null : await peer.call(command);
+      const otherAnswers = [];
+      for (const o of others) otherAnswers.push(await o.call(command));
       if (round < 0) continue;
       timings[0].add(i, answer);
-      if (peerAnswer !== null) timings[1].add(i, peerAnswer);
+      otherAnswers.forEach((a, j) => { timings[j + 1].add(i, a); });
       const ms = answer.ms as number;
       gcInTimed += yarrow.noise.length;
       if (ms >= slowMs) console.log(`slow ${ms.toFixed(3)} cpu ${(answer.cpuMs as number).toFixed(3)} ${q.class} ${q.terms.join(' ')}${yarrow.noise.map((l) => `\n    gc: ${l.slice(0, 110)}`).join('')}`);
     }
   }
   yarrow.process.stdin!.end();
-  peer?.process.stdin!.end();
+  for (const o of others) o.process.stdin!.end();
   const f = (x: number): string => x.toFixed(3);
   console.log(`gc events during timed yarrow queries: ${gcInTimed}`);
   const pct = (xs: number[]): string => {
@@ -128,10 +136,9 @@ async function main(): Promise<void> {
   for (const t of timings) {
     const best = t.cpu.map((xs) => Math.min(...xs));
     const order = best.map((_, i) => i).sort((a, b) => best[b] - best[a]).slice(0, top);
-    console.log(`${t.name}: costliest queries by fastest-round CPU ms${timings.length > 1 ? ' (the other engine\'s in brackets)' : ''}`);
+    console.log(`${t.name}: costliest queries by fastest-round CPU ms${timings.length > 1 ? ' (the others\' in brackets)' : ''}`);
     for (const i of order) {
-      const other = timings.find((o) => o !== t);
-      const otherBest = other === undefined ? '' : ` [${f(Math.min(...other.cpu[i]))}]`;
+      const otherBest = timings.filter((o) => o !== t).map((o) => ` [${o.name} ${f(Math.min(...o.cpu[i]))}]`).join('');
       console.log(`  ${f(best[i])}${otherBest} ${queries[i].class} ${queries[i].terms.join(' ')}`);
     }
   }
