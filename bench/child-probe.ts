@@ -83,7 +83,7 @@ async function main(): Promise<void> {
   await yarrow.next();
   // PROBE_BASE_DIST=<another build's dist/>: a second Yarrow child on that build, asked each query too.
   const baseDist = process.env.PROBE_BASE_DIST;
-  const base = baseDist === undefined ? null : lineChild(process.execPath, args.filter((a) => a !== '--trace-gc'), { YARROW_SEARCH_DIST: baseDist });
+  const base = baseDist === undefined ? null : lineChild(process.execPath, args, { YARROW_SEARCH_DIST: baseDist });
   await base?.next();
   let peer: LineChild | null = null;
   if (process.env.PROBE_PEER === 'xapian') {
@@ -99,11 +99,13 @@ async function main(): Promise<void> {
   const slowMs = Number(process.env.PROBE_SLOW_MS ?? 1);
   const rounds = Number(roundsArg);
   let gcInTimed = 0;
+  let baseGcInTimed = 0;
   const timings = [new Timings('yarrow', queries), ...(base === null ? [] : [new Timings('base', queries)]), ...(peer === null ? [] : [new Timings('xapian', queries)])];
   const others = [...(base === null ? [] : [base]), ...(peer === null ? [] : [peer])];
   for (let round = -1; round < rounds; round++) {
     for (const [i, q] of queries.entries()) {
       yarrow.noise = [];
+      if (base !== null) base.noise = [];
       const command = { op: 'search', terms: q.terms, operator: q.operator };
       const answer = await yarrow.call(command);
       const otherAnswers = [];
@@ -113,13 +115,14 @@ async function main(): Promise<void> {
       otherAnswers.forEach((a, j) => { timings[j + 1].add(i, a); });
       const ms = answer.ms as number;
       gcInTimed += yarrow.noise.length;
+      baseGcInTimed += base?.noise.length ?? 0;
       if (ms >= slowMs) console.log(`slow ${ms.toFixed(3)} cpu ${(answer.cpuMs as number).toFixed(3)} ${q.class} ${q.terms.join(' ')}${yarrow.noise.map((l) => `\n    gc: ${l.slice(0, 110)}`).join('')}`);
     }
   }
   yarrow.process.stdin!.end();
   for (const o of others) o.process.stdin!.end();
   const f = (x: number): string => x.toFixed(3);
-  console.log(`gc events during timed yarrow queries: ${gcInTimed}`);
+  console.log(`gc events during timed yarrow queries: ${gcInTimed}${base === null ? '' : `; base: ${baseGcInTimed}`}`);
   const pct = (xs: number[]): string => {
     const s = summarize(xs);
     return `${f(s.p50)} / ${f(s.p99)}`;
