@@ -188,7 +188,8 @@ export function scoreMaxScore(
       while (essentialFrom < n) {
         // By clause index: a combiner may group clauses (per-field sums under a dis_max).
         partial[order[essentialFrom]] = bounds[order[essentialFrom]];
-        if (combiner.exceeds(partial, n, threshold)) break;
+        // collector.threshold is `threshold` here: nothing is collected while the window is split.
+        if (combiner.exceeds(partial, n, collector)) break;
         essentialFrom++;
       }
       if (essentialFrom === n) {
@@ -250,7 +251,7 @@ export function scoreMaxScore(
     }
     // Probe non-essential clauses, highest bound first, while the doc can still compete.
     for (let i = essentialFrom - 1; i >= 0; i--) {
-      if (!combiner.exceeds(partial, n, collector.threshold)) return;
+      if (!combiner.exceeds(partial, n, collector)) return;
       const idx = order[i];
       const c = clauses[idx];
       if (c.doc < candidate) c.advance(candidate);
@@ -259,7 +260,7 @@ export function scoreMaxScore(
     collector.totalHits++;
     // The combination is computed only for a doc that enters the top k: a double returned from a
     // combiner's call (megamorphic across queries, so not inlined) is a heap number per candidate.
-    if (combiner.exceeds(partial, n, collector.threshold)) collector.collect(docBase + candidate, combiner.combine(partial, n));
+    if (combiner.exceeds(partial, n, collector)) collector.collect(docBase + candidate, combiner.combine(partial, n));
   }
 }
 

@@ -7,11 +7,13 @@ export interface ScoreCombiner {
   /** Combines `count` scores held in `scores` (scores of clauses that did not match are 0). */
   combine(scores: ArrayLike<number>, count: number): number;
   /**
-   * Whether `combine(scores, count) > threshold`. The pruning loops ask this for every candidate;
-   * a boolean answer spares them the heap number that a double returned from a call that is not
-   * inlined costs (the combiners are classes, so each one's own combine inlines here).
+   * Whether `combine(scores, count) > bar.threshold`. The pruning loops ask this for every
+   * candidate; a boolean answer spares them the heap number that a double returned from a call
+   * that is not inlined costs (the combiners are classes, so each one's own combine inlines here),
+   * and the threshold is read from `bar` (the collector) rather than passed, because a double
+   * passed to such a call is a heap number too: one per candidate, most of a query's garbage.
    */
-  exceeds(scores: ArrayLike<number>, count: number, threshold: number): boolean;
+  exceeds(scores: ArrayLike<number>, count: number, bar: Threshold): boolean;
   /**
    * True when `combine` is the largest score (non-matching clauses scoring 0) with exactly that
    * arithmetic: a dis_max without tie breaker over single clauses. A nested scorer then takes the
@@ -20,18 +22,32 @@ export interface ScoreCombiner {
   readonly plainMax: boolean;
 }
 
+/** What {@link ScoreCombiner.exceeds} compares with: a collector's current threshold. */
+export interface Threshold {
+  readonly threshold: number;
+}
+
 /** Sum of the clause scores, added in clause order so results are reproducible. */
 class SumCombiner implements ScoreCombiner {
   readonly plainMax = false;
 
+  private readonly out = new Float64Array(1);
+
   combine(scores: ArrayLike<number>, count: number): number {
-    let sum = 0;
-    for (let i = 0; i < count; i++) sum += scores[i];
-    return sum;
+    this.combineTo(scores, count);
+    return this.out[0];
   }
 
-  exceeds(scores: ArrayLike<number>, count: number, threshold: number): boolean {
-    return this.combine(scores, count) > threshold;
+  exceeds(scores: ArrayLike<number>, count: number, bar: Threshold): boolean {
+    this.combineTo(scores, count);
+    return this.out[0] > bar.threshold;
+  }
+
+  /** Writes the combination to `out[0]` (see {@link ScoreCombiner.exceeds} for why not returned). */
+  private combineTo(scores: ArrayLike<number>, count: number): void {
+    let sum = 0;
+    for (let i = 0; i < count; i++) sum += scores[i];
+    this.out[0] = sum;
   }
 }
 
@@ -46,7 +62,20 @@ class DisMaxCombiner implements ScoreCombiner {
     this.plainMax = tieBreaker === 0;
   }
 
+  private readonly out = new Float64Array(1);
+
   combine(scores: ArrayLike<number>, count: number): number {
+    this.combineTo(scores, count);
+    return this.out[0];
+  }
+
+  exceeds(scores: ArrayLike<number>, count: number, bar: Threshold): boolean {
+    this.combineTo(scores, count);
+    return this.out[0] > bar.threshold;
+  }
+
+  /** Writes the combination to `out[0]` (see {@link ScoreCombiner.exceeds} for why not returned). */
+  private combineTo(scores: ArrayLike<number>, count: number): void {
     let sum = 0;
     let max = 0;
     for (let i = 0; i < count; i++) {
@@ -54,11 +83,7 @@ class DisMaxCombiner implements ScoreCombiner {
       sum += s;
       if (s > max) max = s;
     }
-    return this.tieBreaker === 0 ? max : max + this.tieBreaker * (sum - max);
-  }
-
-  exceeds(scores: ArrayLike<number>, count: number, threshold: number): boolean {
-    return this.combine(scores, count) > threshold;
+    this.out[0] = this.tieBreaker === 0 ? max : max + this.tieBreaker * (sum - max);
   }
 }
 
@@ -90,7 +115,20 @@ class GroupedDisMaxCombiner implements ScoreCombiner {
     this.plainMax = tieBreaker === 0 && groupOf.every((g, i) => i === 0 || g !== groupOf[i - 1]);
   }
 
+  private readonly out = new Float64Array(1);
+
   combine(scores: ArrayLike<number>, count: number): number {
+    this.combineTo(scores, count);
+    return this.out[0];
+  }
+
+  exceeds(scores: ArrayLike<number>, count: number, bar: Threshold): boolean {
+    this.combineTo(scores, count);
+    return this.out[0] > bar.threshold;
+  }
+
+  /** Writes the combination to `out[0]` (see {@link ScoreCombiner.exceeds} for why not returned). */
+  private combineTo(scores: ArrayLike<number>, count: number): void {
     // disMaxCombiner over the group sums; a group without clauses adds 0 and changes neither.
     const groupOf = this.groupOf;
     let sum = 0;
@@ -103,11 +141,7 @@ class GroupedDisMaxCombiner implements ScoreCombiner {
       sum += groupSum;
       if (groupSum > max) max = groupSum;
     }
-    return this.tieBreaker === 0 ? max : max + this.tieBreaker * (sum - max);
-  }
-
-  exceeds(scores: ArrayLike<number>, count: number, threshold: number): boolean {
-    return this.combine(scores, count) > threshold;
+    this.out[0] = this.tieBreaker === 0 ? max : max + this.tieBreaker * (sum - max);
   }
 }
 
@@ -132,7 +166,20 @@ class GroupedSumOfDisMaxCombiner implements ScoreCombiner {
     private readonly tieBreakers: Float64Array,
   ) {}
 
+  private readonly out = new Float64Array(1);
+
   combine(scores: ArrayLike<number>, count: number): number {
+    this.combineTo(scores, count);
+    return this.out[0];
+  }
+
+  exceeds(scores: ArrayLike<number>, count: number, bar: Threshold): boolean {
+    this.combineTo(scores, count);
+    return this.out[0] > bar.threshold;
+  }
+
+  /** Writes the combination to `out[0]` (see {@link ScoreCombiner.exceeds} for why not returned). */
+  private combineTo(scores: ArrayLike<number>, count: number): void {
     const groupOf = this.groupOf;
     let total = 0;
     let i = 0;
@@ -148,11 +195,7 @@ class GroupedSumOfDisMaxCombiner implements ScoreCombiner {
       const tie = this.tieBreakers[g];
       total += tie === 0 ? max : max + tie * (sum - max);
     }
-    return total;
-  }
-
-  exceeds(scores: ArrayLike<number>, count: number, threshold: number): boolean {
-    return this.combine(scores, count) > threshold;
+    this.out[0] = total;
   }
 }
 
