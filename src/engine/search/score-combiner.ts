@@ -22,6 +22,13 @@ export interface ScoreCombiner {
   readonly plainMax: boolean;
 }
 
+/**
+ * Where a combiner's combineTo writes its result, shared by every combiner (combinations never
+ * overlap: single-threaded, and none calls another), so that a combiner made per segment and
+ * query allocates nothing for it.
+ */
+const out = new Float64Array(1);
+
 /** What {@link ScoreCombiner.exceeds} compares with: a collector's current threshold. */
 export interface Threshold {
   readonly threshold: number;
@@ -31,23 +38,21 @@ export interface Threshold {
 class SumCombiner implements ScoreCombiner {
   readonly plainMax = false;
 
-  private readonly out = new Float64Array(1);
-
   combine(scores: ArrayLike<number>, count: number): number {
     this.combineTo(scores, count);
-    return this.out[0];
+    return out[0];
   }
 
   exceeds(scores: ArrayLike<number>, count: number, bar: Threshold): boolean {
     this.combineTo(scores, count);
-    return this.out[0] > bar.threshold;
+    return out[0] > bar.threshold;
   }
 
   /** Writes the combination to `out[0]` (see {@link ScoreCombiner.exceeds} for why not returned). */
   private combineTo(scores: ArrayLike<number>, count: number): void {
     let sum = 0;
     for (let i = 0; i < count; i++) sum += scores[i];
-    this.out[0] = sum;
+    out[0] = sum;
   }
 }
 
@@ -62,16 +67,14 @@ class DisMaxCombiner implements ScoreCombiner {
     this.plainMax = tieBreaker === 0;
   }
 
-  private readonly out = new Float64Array(1);
-
   combine(scores: ArrayLike<number>, count: number): number {
     this.combineTo(scores, count);
-    return this.out[0];
+    return out[0];
   }
 
   exceeds(scores: ArrayLike<number>, count: number, bar: Threshold): boolean {
     this.combineTo(scores, count);
-    return this.out[0] > bar.threshold;
+    return out[0] > bar.threshold;
   }
 
   /** Writes the combination to `out[0]` (see {@link ScoreCombiner.exceeds} for why not returned). */
@@ -83,7 +86,7 @@ class DisMaxCombiner implements ScoreCombiner {
       sum += s;
       if (s > max) max = s;
     }
-    this.out[0] = this.tieBreaker === 0 ? max : max + this.tieBreaker * (sum - max);
+    out[0] = this.tieBreaker === 0 ? max : max + this.tieBreaker * (sum - max);
   }
 }
 
@@ -115,16 +118,14 @@ class GroupedDisMaxCombiner implements ScoreCombiner {
     this.plainMax = tieBreaker === 0 && groupOf.every((g, i) => i === 0 || g !== groupOf[i - 1]);
   }
 
-  private readonly out = new Float64Array(1);
-
   combine(scores: ArrayLike<number>, count: number): number {
     this.combineTo(scores, count);
-    return this.out[0];
+    return out[0];
   }
 
   exceeds(scores: ArrayLike<number>, count: number, bar: Threshold): boolean {
     this.combineTo(scores, count);
-    return this.out[0] > bar.threshold;
+    return out[0] > bar.threshold;
   }
 
   /** Writes the combination to `out[0]` (see {@link ScoreCombiner.exceeds} for why not returned). */
@@ -141,7 +142,7 @@ class GroupedDisMaxCombiner implements ScoreCombiner {
       sum += groupSum;
       if (groupSum > max) max = groupSum;
     }
-    this.out[0] = this.tieBreaker === 0 ? max : max + this.tieBreaker * (sum - max);
+    out[0] = this.tieBreaker === 0 ? max : max + this.tieBreaker * (sum - max);
   }
 }
 
@@ -166,16 +167,14 @@ class GroupedSumOfDisMaxCombiner implements ScoreCombiner {
     private readonly tieBreakers: Float64Array,
   ) {}
 
-  private readonly out = new Float64Array(1);
-
   combine(scores: ArrayLike<number>, count: number): number {
     this.combineTo(scores, count);
-    return this.out[0];
+    return out[0];
   }
 
   exceeds(scores: ArrayLike<number>, count: number, bar: Threshold): boolean {
     this.combineTo(scores, count);
-    return this.out[0] > bar.threshold;
+    return out[0] > bar.threshold;
   }
 
   /** Writes the combination to `out[0]` (see {@link ScoreCombiner.exceeds} for why not returned). */
@@ -195,7 +194,7 @@ class GroupedSumOfDisMaxCombiner implements ScoreCombiner {
       const tie = this.tieBreakers[g];
       total += tie === 0 ? max : max + tie * (sum - max);
     }
-    this.out[0] = total;
+    out[0] = total;
   }
 }
 
