@@ -160,9 +160,10 @@ export function scoreMaxScore(
 ): void {
   const n = clauses.length;
   const collector = ctx.collector;
-  const { bounds, partial, order } = maxScoreScratch(n);
+  const bounds = new Float64Array(n);
+  const partial = new Float64Array(n);
   /** Clause indexes by ascending window bound; order[essentialFrom..] are the essential ones. */
-  for (let i = 0; i < n; i++) order[i] = i;
+  const order = Array.from({ length: n }, (_, i) => i);
   let essentialFrom = 0;
   for (const c of clauses) c.nextDoc();
 
@@ -181,15 +182,14 @@ export function scoreMaxScore(
         const c = clauses[i];
         bounds[i] = c.doc === NO_MORE_DOCS ? 0 : c.maxScoreUpTo(upTo) * BOUND_SLACK;
       }
-      sortByBound(order, n, bounds);
+      sortByBound(order, bounds);
       // The longest prefix (by ascending bound) whose clauses together cannot beat the threshold.
       essentialFrom = 0;
-      partial.fill(0, 0, n);
+      partial.fill(0);
       while (essentialFrom < n) {
         // By clause index: a combiner may group clauses (per-field sums under a dis_max).
         partial[order[essentialFrom]] = bounds[order[essentialFrom]];
-        // collector.threshold is `threshold` here: nothing is collected while the window is split.
-        if (combiner.exceeds(partial, n, collector)) break;
+        if (combiner.exceeds(partial, n, threshold)) break;
         essentialFrom++;
       }
       if (essentialFrom === n) {
@@ -251,44 +251,21 @@ export function scoreMaxScore(
     }
     // Probe non-essential clauses, highest bound first, while the doc can still compete.
     for (let i = essentialFrom - 1; i >= 0; i--) {
-      if (!combiner.exceeds(partial, n, collector)) return;
+      if (!combiner.exceeds(partial, n, collector.threshold)) return;
       const idx = order[i];
       const c = clauses[idx];
       if (c.doc < candidate) c.advance(candidate);
       partial[idx] = c.doc === candidate ? c.score() : 0;
     }
     collector.totalHits++;
-    // The combination is computed only for a doc that enters the top k: a double returned from a
-    // combiner's call (megamorphic across queries, so not inlined) is a heap number per candidate.
-    if (combiner.exceeds(partial, n, collector)) collector.collect(docBase + candidate, combiner.combine(partial, n));
+    const score = combiner.combine(partial, n);
+    if (score > collector.threshold) collector.collect(docBase + candidate, score);
   }
 }
 
-/** {@link scoreMaxScore}'s per-clause arrays. */
-interface MaxScoreScratch {
-  readonly bounds: Float64Array;
-  readonly partial: Float64Array;
-  readonly order: Int32Array;
-}
-
-let maxScoreArrays: MaxScoreScratch = { bounds: new Float64Array(16), partial: new Float64Array(16), order: new Int32Array(16) };
-
-/**
- * Arrays of at least `n` entries for one {@link scoreMaxScore} call, reused by the next one (calls
- * never overlap: a search scores one segment at a time, and nothing scores inside a scorer), so
- * that a query does not allocate them for every segment.
- */
-function maxScoreScratch(n: number): MaxScoreScratch {
-  if (maxScoreArrays.order.length < n) {
-    const size = Math.max(n, 2 * maxScoreArrays.order.length);
-    maxScoreArrays = { bounds: new Float64Array(size), partial: new Float64Array(size), order: new Int32Array(size) };
-  }
-  return maxScoreArrays;
-}
-
-/** Sorts the first `n` clause indexes by ascending bound (insertion sort: a handful of clauses, mostly in order already). */
-function sortByBound(order: Int32Array, n: number, bounds: Float64Array): void {
-  for (let i = 1; i < n; i++) {
+/** Sorts clause indexes by ascending bound (insertion sort: a handful of clauses, mostly in order already). */
+function sortByBound(order: number[], bounds: Float64Array): void {
+  for (let i = 1; i < order.length; i++) {
     const idx = order[i];
     const b = bounds[idx];
     let j = i - 1;

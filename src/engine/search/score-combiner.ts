@@ -7,13 +7,11 @@ export interface ScoreCombiner {
   /** Combines `count` scores held in `scores` (scores of clauses that did not match are 0). */
   combine(scores: ArrayLike<number>, count: number): number;
   /**
-   * Whether `combine(scores, count) > bar.threshold`. The pruning loops ask this for every
-   * candidate; a boolean answer spares them the heap number that a double returned from a call
-   * that is not inlined costs (the combiners are classes, so each one's own combine inlines here),
-   * and the threshold is read from `bar` (the collector) rather than passed, because a double
-   * passed to such a call is a heap number too: one per candidate, most of a query's garbage.
+   * Whether `combine(scores, count) > threshold`. The pruning loops ask this for every candidate;
+   * a boolean answer spares them the heap number that a double returned from a call that is not
+   * inlined costs (the combiners are classes, so each one's own combine inlines here).
    */
-  exceeds(scores: ArrayLike<number>, count: number, bar: Threshold): boolean;
+  exceeds(scores: ArrayLike<number>, count: number, threshold: number): boolean;
   /**
    * True when `combine` is the largest score (non-matching clauses scoring 0) with exactly that
    * arithmetic: a dis_max without tie breaker over single clauses. A nested scorer then takes the
@@ -22,37 +20,18 @@ export interface ScoreCombiner {
   readonly plainMax: boolean;
 }
 
-/**
- * Where a combiner's combineTo writes its result, shared by every combiner (combinations never
- * overlap: single-threaded, and none calls another), so that a combiner made per segment and
- * query allocates nothing for it.
- */
-const out = new Float64Array(1);
-
-/** What {@link ScoreCombiner.exceeds} compares with: a collector's current threshold. */
-export interface Threshold {
-  readonly threshold: number;
-}
-
 /** Sum of the clause scores, added in clause order so results are reproducible. */
 class SumCombiner implements ScoreCombiner {
   readonly plainMax = false;
 
   combine(scores: ArrayLike<number>, count: number): number {
-    this.combineTo(scores, count);
-    return out[0];
-  }
-
-  exceeds(scores: ArrayLike<number>, count: number, bar: Threshold): boolean {
-    this.combineTo(scores, count);
-    return out[0] > bar.threshold;
-  }
-
-  /** Writes the combination to `out[0]` (see {@link ScoreCombiner.exceeds} for why not returned). */
-  private combineTo(scores: ArrayLike<number>, count: number): void {
     let sum = 0;
     for (let i = 0; i < count; i++) sum += scores[i];
-    out[0] = sum;
+    return sum;
+  }
+
+  exceeds(scores: ArrayLike<number>, count: number, threshold: number): boolean {
+    return this.combine(scores, count) > threshold;
   }
 }
 
@@ -68,17 +47,6 @@ class DisMaxCombiner implements ScoreCombiner {
   }
 
   combine(scores: ArrayLike<number>, count: number): number {
-    this.combineTo(scores, count);
-    return out[0];
-  }
-
-  exceeds(scores: ArrayLike<number>, count: number, bar: Threshold): boolean {
-    this.combineTo(scores, count);
-    return out[0] > bar.threshold;
-  }
-
-  /** Writes the combination to `out[0]` (see {@link ScoreCombiner.exceeds} for why not returned). */
-  private combineTo(scores: ArrayLike<number>, count: number): void {
     let sum = 0;
     let max = 0;
     for (let i = 0; i < count; i++) {
@@ -86,7 +54,11 @@ class DisMaxCombiner implements ScoreCombiner {
       sum += s;
       if (s > max) max = s;
     }
-    out[0] = this.tieBreaker === 0 ? max : max + this.tieBreaker * (sum - max);
+    return this.tieBreaker === 0 ? max : max + this.tieBreaker * (sum - max);
+  }
+
+  exceeds(scores: ArrayLike<number>, count: number, threshold: number): boolean {
+    return this.combine(scores, count) > threshold;
   }
 }
 
@@ -119,17 +91,6 @@ class GroupedDisMaxCombiner implements ScoreCombiner {
   }
 
   combine(scores: ArrayLike<number>, count: number): number {
-    this.combineTo(scores, count);
-    return out[0];
-  }
-
-  exceeds(scores: ArrayLike<number>, count: number, bar: Threshold): boolean {
-    this.combineTo(scores, count);
-    return out[0] > bar.threshold;
-  }
-
-  /** Writes the combination to `out[0]` (see {@link ScoreCombiner.exceeds} for why not returned). */
-  private combineTo(scores: ArrayLike<number>, count: number): void {
     // disMaxCombiner over the group sums; a group without clauses adds 0 and changes neither.
     const groupOf = this.groupOf;
     let sum = 0;
@@ -142,7 +103,11 @@ class GroupedDisMaxCombiner implements ScoreCombiner {
       sum += groupSum;
       if (groupSum > max) max = groupSum;
     }
-    out[0] = this.tieBreaker === 0 ? max : max + this.tieBreaker * (sum - max);
+    return this.tieBreaker === 0 ? max : max + this.tieBreaker * (sum - max);
+  }
+
+  exceeds(scores: ArrayLike<number>, count: number, threshold: number): boolean {
+    return this.combine(scores, count) > threshold;
   }
 }
 
@@ -168,17 +133,6 @@ class GroupedSumOfDisMaxCombiner implements ScoreCombiner {
   ) {}
 
   combine(scores: ArrayLike<number>, count: number): number {
-    this.combineTo(scores, count);
-    return out[0];
-  }
-
-  exceeds(scores: ArrayLike<number>, count: number, bar: Threshold): boolean {
-    this.combineTo(scores, count);
-    return out[0] > bar.threshold;
-  }
-
-  /** Writes the combination to `out[0]` (see {@link ScoreCombiner.exceeds} for why not returned). */
-  private combineTo(scores: ArrayLike<number>, count: number): void {
     const groupOf = this.groupOf;
     let total = 0;
     let i = 0;
@@ -194,7 +148,11 @@ class GroupedSumOfDisMaxCombiner implements ScoreCombiner {
       const tie = this.tieBreakers[g];
       total += tie === 0 ? max : max + tie * (sum - max);
     }
-    out[0] = total;
+    return total;
+  }
+
+  exceeds(scores: ArrayLike<number>, count: number, threshold: number): boolean {
+    return this.combine(scores, count) > threshold;
   }
 }
 
