@@ -47,12 +47,26 @@ export interface CrossField {
 /** Builds the query tree of a cross_fields `multi_match`. */
 export function crossFieldsQuery(fields: readonly CrossField[], text: string, operator: 'or' | 'and', boost: number, tieBreaker: number): TermClause | WordsClause {
   const byPosition = new Map<number, TermClause[]>();
+  // The fields' analyzers are shared instances (analyzers.ts), most often one for every field: the
+  // text is analyzed once per distinct analyzer, not once per field (stemming is most of a short
+  // query's set-up).
+  const analyzed = new Map<Analyzer, { terms: string[]; positions: number[] }>();
   for (const f of fields) {
-    f.analyzer.analyze(text, (term, position) => {
+    let tokens = analyzed.get(f.analyzer);
+    if (tokens === undefined) {
+      const out = { terms: [] as string[], positions: [] as number[] };
+      f.analyzer.analyze(text, (term, position) => {
+        out.terms.push(term);
+        out.positions.push(position);
+      });
+      analyzed.set(f.analyzer, (tokens = out));
+    }
+    for (let i = 0; i < tokens.terms.length; i++) {
+      const position = tokens.positions[i];
       let clauses = byPosition.get(position);
       if (clauses === undefined) byPosition.set(position, (clauses = []));
-      clauses.push({ kind: 'terms', field: f.field, terms: [term], operator: 'or', boost: f.boost });
-    });
+      clauses.push({ kind: 'terms', field: f.field, terms: [tokens.terms[i]], operator: 'or', boost: f.boost });
+    }
   }
   const words: (TermClause | WordClause)[] = [...byPosition.entries()]
     .sort(([a], [b]) => a - b)

@@ -182,6 +182,7 @@ function weights(snapshot: Snapshot): WeightOf {
  * their nearest docs over the whole snapshot (filtered by the plan's filter during the walk).
  */
 function rewrite(query: Query, snapshot: Snapshot, plan: Pick<SearchPlan, 'filter' | 'k'>): Query {
+  if (!needsRewrite(query)) return query;
   const each = (qs: readonly Query[]): Query[] => qs.map((c) => rewrite(c, snapshot, plan));
   switch (query.kind) {
     case 'fuzzy':
@@ -195,6 +196,25 @@ function rewrite(query: Query, snapshot: Snapshot, plan: Pick<SearchPlan, 'filte
       return { ...query, must: each(query.must), should: each(query.should), mustNot: each(query.mustNot), filter: each(query.filter) };
     default:
       return query;
+  }
+}
+
+/**
+ * Whether a query holds a fuzzy or knn query that {@link rewrite} replaces: most do not, and are
+ * used as they are rather than copied (a copy of the tree per search is garbage for the GC).
+ */
+function needsRewrite(query: Query): boolean {
+  switch (query.kind) {
+    case 'fuzzy':
+    case 'knn':
+      return true;
+    case 'sum':
+    case 'dis_max':
+      return query.clauses.some(needsRewrite);
+    case 'bool':
+      return query.must.some(needsRewrite) || query.should.some(needsRewrite) || query.mustNot.some(needsRewrite) || query.filter.some(needsRewrite);
+    default:
+      return false;
   }
 }
 

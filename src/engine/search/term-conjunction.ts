@@ -56,22 +56,42 @@ interface Collecting {
  * @param byCost the same clauses by ascending cost (the first leads)
  */
 export function scoreTermConjunction(ordered: readonly Scorer[], byCost: readonly Scorer[], live: AcceptDocs | null, docBase: number, ctx: Collecting): boolean {
-  const conjunction = TermConjunction.of(ordered, byCost);
-  if (conjunction === null) return false;
-  conjunction.run(live, docBase, ctx);
+  // One instance for every segment and query (they never overlap: a search scores one segment at a
+  // time), so that a query's set-up does not allocate a dozen arrays per segment.
+  const conjunction = shared;
+  if (!conjunction.load(ordered, byCost)) return false;
+  try {
+    conjunction.run(live, docBase, ctx);
+  } finally {
+    conjunction.unload();
+  }
   return true;
 }
 
-/** One segment's conjunction of words over flat arrays of their terms. */
+/** One segment's conjunction of words over flat arrays of their terms; reused (see {@link load}). */
 class TermConjunction {
+  /** Number of words and of terms loaded. */
+  private words = 0;
+  private terms = 0;
+  /** Every word's terms, word after word (entries past `terms` are null). */
+  private postings: (PostingsIterator | null)[] = [];
+  private norms: (Uint8Array | null)[] = [];
+  private weights = new Float64Array(8);
+  private normInverses: (Float64Array | null)[] = [];
+  /** Word w's terms are wordStart[w] to wordStart[w + 1] - 1. */
+  private wordStart = new Int32Array(9);
+  private modes = new Uint8Array(8);
+  private combiners: (ScoreCombiner | null)[] = [];
+  /** Words by ascending cost: the first leads, the others are moved to its docs in this order. */
+  private order = new Int32Array(8);
   /** Per word: its score at the current candidate (valid for the words matched so far). */
-  private readonly scores: Float64Array;
+  private scores = new Float64Array(8);
   /** Per word: its bound over the current window. */
-  private readonly bounds: Float64Array;
+  private bounds = new Float64Array(8);
   /** Per word: the sum of the other words' window bounds. */
-  private readonly othersBound: Float64Array;
+  private othersBound = new Float64Array(8);
   /** Per term: its bound over the current window. */
-  private readonly termBounds: Float64Array;
+  private termBounds = new Float64Array(8);
   /** The sum of the words' window bounds. */
   private windowBound = 0;
   /**
@@ -79,78 +99,89 @@ class TermConjunction {
    * until pruning starts); the words' docs are leap-frogged over their essential terms only, the
    * others are moved only to score a candidate.
    */
-  private readonly essential: Uint8Array;
+  private essential = new Uint8Array(8);
   /** The word whose essential terms lead the leap-frog: the cheapest. */
-  private lead: number;
+  private lead = 0;
   /** Scratch for a COMBINE word's term scores or bounds. */
-  private readonly termScratch: Float64Array;
+  private termScratch = new Float64Array(8);
 
-  private constructor(
-    /** Every word's terms, word after word. */
-    private readonly postings: readonly PostingsIterator[],
-    private readonly norms: readonly Uint8Array[],
-    private readonly weights: Float64Array,
-    private readonly normInverses: readonly Float64Array[],
-    /** Word w's terms are wordStart[w] to wordStart[w + 1] - 1. */
-    private readonly wordStart: Int32Array,
-    private readonly modes: Uint8Array,
-    private readonly combiners: readonly (ScoreCombiner | null)[],
-    /** Words by ascending cost: the first leads, the others are moved to its docs in this order. */
-    private readonly order: Int32Array,
-  ) {
-    const n = modes.length;
-    this.scores = new Float64Array(n);
-    this.bounds = new Float64Array(n);
-    this.termBounds = new Float64Array(postings.length);
-    this.othersBound = new Float64Array(n);
-    this.essential = new Uint8Array(postings.length).fill(1);
-    this.lead = order[0];
-    let widest = 1;
-    for (let w = 0; w < n; w++) widest = Math.max(widest, wordStart[w + 1] - wordStart[w]);
-    this.termScratch = new Float64Array(widest);
-  }
-
-  /** The flat form of a conjunction's clauses, or null when one is neither a term nor a union of terms. */
-  static of(ordered: readonly Scorer[], byCost: readonly Scorer[]): TermConjunction | null {
+  /**
+   * Loads the flat form of a conjunction's clauses (for {@link run}); false, with nothing loaded,
+   * when one is neither a term nor a union of terms.
+   */
+  load(ordered: readonly Scorer[], byCost: readonly Scorer[]): boolean {
     const n = ordered.length;
     let count = 0;
+    let widest = 1;
     for (let w = 0; w < n; w++) {
       const c = ordered[w];
       if (c instanceof TermScorer) count++;
-      else if (c instanceof DisjunctionScorer && c.clauses.every((t) => t instanceof TermScorer)) count += c.clauses.length;
-      else return null;
+      else if (c instanceof DisjunctionScorer && c.clauses.every((t) => t instanceof TermScorer)) {
+        count += c.clauses.length;
+        widest = Math.max(widest, c.clauses.length);
+      } else return false;
     }
-    const postings = new Array<PostingsIterator>(count);
-    const norms = new Array<Uint8Array>(count);
-    const weights = new Float64Array(count);
-    const normInverses = new Array<Float64Array>(count);
-    const wordStart = new Int32Array(n + 1);
-    const modes = new Uint8Array(n);
-    const combiners = new Array<ScoreCombiner | null>(n);
+    this.reserve(n, count, widest);
+    this.words = n;
+    this.terms = count;
+    const { wordStart, modes, combiners } = this;
     let t = 0;
-    const add = (term: TermScorer): void => {
-      postings[t] = term.postings;
-      norms[t] = term.norms;
-      weights[t] = term.weight;
-      normInverses[t++] = term.normInverse;
-    };
     for (let w = 0; w < n; w++) {
       const c = ordered[w];
       wordStart[w] = t;
       if (c instanceof TermScorer) {
         modes[w] = SINGLE;
         combiners[w] = null;
-        add(c);
+        this.add(t++, c);
       } else if (c instanceof DisjunctionScorer) {
         modes[w] = c.combiner.plainMax ? MAX : COMBINE;
         combiners[w] = c.combiner;
-        for (const term of c.clauses) if (term instanceof TermScorer) add(term);
+        for (const term of c.clauses) if (term instanceof TermScorer) this.add(t++, term);
       }
     }
     wordStart[n] = t;
-    const order = new Int32Array(n);
-    for (let j = 0; j < n; j++) order[j] = ordered.indexOf(byCost[j]);
-    return new TermConjunction(postings, norms, weights, normInverses, wordStart, modes, combiners, order);
+    for (let j = 0; j < n; j++) this.order[j] = ordered.indexOf(byCost[j]);
+    this.essential.fill(1, 0, count);
+    this.lead = this.order[0];
+    this.windowBound = 0;
+    return true;
+  }
+
+  /** Drops the references to the loaded segment's postings, norms and combiners. */
+  unload(): void {
+    this.postings.fill(null, 0, this.terms);
+    this.norms.fill(null, 0, this.terms);
+    this.normInverses.fill(null, 0, this.terms);
+    this.combiners.fill(null, 0, this.words);
+    this.words = 0;
+    this.terms = 0;
+  }
+
+  private add(t: number, term: TermScorer): void {
+    this.postings[t] = term.postings;
+    this.norms[t] = term.norms;
+    this.weights[t] = term.weight;
+    this.normInverses[t] = term.normInverse;
+  }
+
+  /** Grows the arrays to hold `words` words of `terms` terms, none wider than `widest`. */
+  private reserve(words: number, terms: number, widest: number): void {
+    if (this.modes.length < words) {
+      const size = Math.max(words, 2 * this.modes.length);
+      this.wordStart = new Int32Array(size + 1);
+      this.modes = new Uint8Array(size);
+      this.order = new Int32Array(size);
+      this.scores = new Float64Array(size);
+      this.bounds = new Float64Array(size);
+      this.othersBound = new Float64Array(size);
+    }
+    if (this.weights.length < terms) {
+      const size = Math.max(terms, 2 * this.weights.length);
+      this.weights = new Float64Array(size);
+      this.termBounds = new Float64Array(size);
+      this.essential = new Uint8Array(size);
+    }
+    if (this.termScratch.length < widest) this.termScratch = new Float64Array(Math.max(widest, 2 * this.termScratch.length));
   }
 
   /** Collects the segment's matches into `ctx.collector`, passing over those that cannot compete. */
@@ -158,7 +189,7 @@ class TermConjunction {
     const collector = ctx.collector;
     const order = this.order;
     const scores = this.scores;
-    const n = order.length;
+    const n = this.words;
     let windowEnd = NO_MORE_DOCS;
     let windowThreshold = NaN;
     let pruning = false;
@@ -252,8 +283,8 @@ class TermConjunction {
     const leadTo = this.wordStart[this.lead + 1];
     let end = NO_MORE_DOCS;
     let leadEnd = NO_MORE_DOCS;
-    for (let t = 0; t < postings.length; t++) {
-      const it = postings[t];
+    for (let t = 0, count = this.terms; t < count; t++) {
+      const it = postings[t]!;
       // A one-block term is moved to the window (no block decoded but its one), so that its bound
       // is 0 unless it has a doc here. Every word moves only forward to docs >= start from now on.
       if (it.singleBlock && it.doc < start) it.advance(start);
@@ -263,7 +294,7 @@ class TermConjunction {
     }
     end = Math.max(end, Math.min(leadEnd, start + WINDOW - 1));
     const bounds = this.bounds;
-    const n = bounds.length;
+    const n = this.words;
     let total = 0;
     for (let w = 0; w < n; w++) {
       this.boundWord(w, end);
@@ -286,7 +317,7 @@ class TermConjunction {
       for (let t = from; t < to; t++) {
         const on = all || (termBounds[t] + others) * BOUND_SLACK > threshold;
         essential[t] = on ? 1 : 0;
-        if (on) cost += postings[t].cost;
+        if (on) cost += postings[t]!.cost;
       }
       if (cost < leadCost) {
         leadCost = cost;
@@ -306,7 +337,7 @@ class TermConjunction {
     let min = NO_MORE_DOCS;
     for (let t = this.wordStart[w], to = this.wordStart[w + 1]; t < to; t++) {
       if (essentialOnly && essential[t] === 0) continue;
-      const it = postings[t];
+      const it = postings[t]!;
       let d = it.doc;
       if (d < target) d = it.advance(target);
       if (d < min) min = d;
@@ -329,10 +360,10 @@ class TermConjunction {
     let exact = true;
     let max = 0;
     for (let t = from; t < to; t++) {
-      const it = postings[t];
+      const it = postings[t]!;
       let s = 0;
       if (it.doc === doc) {
-        s = bm25Score(this.weights[t], it.freq(), this.normInverses[t][this.norms[t][doc]]);
+        s = bm25Score(this.weights[t], it.freq(), this.normInverses[t]![this.norms[t]![doc]]);
       } else if (it.doc < doc) {
         s = this.termBounds[t];
         exact = false;
@@ -356,10 +387,10 @@ class TermConjunction {
     const scratch = this.termScratch;
     let max = 0;
     for (let t = from; t < to; t++) {
-      const it = postings[t];
+      const it = postings[t]!;
       let b = 0;
       if (it.doc <= upTo) {
-        const x = it.maxFreqNormUpTo(upTo, this.normInverses[t]);
+        const x = it.maxFreqNormUpTo(upTo, this.normInverses[t]!);
         if (x !== 0) {
           const weight = this.weights[t];
           b = weight - weight / (1 + x);
@@ -372,3 +403,5 @@ class TermConjunction {
     this.bounds[w] = this.modes[w] === COMBINE ? this.combiners[w]!.combine(scratch, to - from) : max;
   }
 }
+
+const shared = new TermConjunction();

@@ -2,6 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Index } from '../../../src/engine/search-index.js';
 import { MemoryDirectory } from '../../../src/storage/memory-directory.js';
+import { getAnalyzer } from '../../../src/engine/analysis/analyzers.js';
+import type { Analyzer } from '../../../src/engine/analysis/analyzer.js';
+import { crossFieldsQuery } from '../../../src/engine/search/cross-fields.js';
+import type { CrossField } from '../../../src/engine/search/cross-fields.js';
 
 const mapping = {
   fields: {
@@ -78,5 +82,49 @@ describe('multi_match cross_fields', () => {
     const index = await open();
     assert.throws(() => index.search({ query: { multi_match: { query: 'x', type: 'phrase', fields: ['title'] } } }), /best_fields, most_fields, cross_fields or combined_fields/);
     await index.close();
+  });
+});
+
+describe('crossFieldsQuery', () => {
+  /** The tree as built by analyzing the text once per field (what crossFieldsQuery did before it shared analyses). */
+  function perFieldTree(fields: readonly CrossField[], text: string, operator: 'or' | 'and'): unknown {
+    const byPosition = new Map<number, unknown[]>();
+    for (const f of fields) {
+      f.analyzer.analyze(text, (term, position) => {
+        const clauses = byPosition.get(position) ?? [];
+        byPosition.set(position, clauses);
+        clauses.push({ kind: 'terms', field: f.field, terms: [term], operator: 'or', boost: f.boost });
+      });
+    }
+    const words = [...byPosition.entries()].sort(([a], [b]) => a - b).map(([, c]) => (c.length === 1 ? c[0] : { kind: 'dis_max', clauses: c, tieBreaker: 0.2 }));
+    const and = operator === 'and';
+    return { kind: 'bool', must: and ? words : [], should: and ? [] : words, mustNot: [], filter: [], minimumShouldMatch: and ? 0 : 1, boost: 1 };
+  }
+
+  it('analyzes the text once per distinct analyzer and builds the same tree as one analysis per field', () => {
+    let calls = 0;
+    const counted = (analyzer: Analyzer): Analyzer => ({ ...analyzer, analyze: (text, sink, start) => { calls++; return analyzer.analyze(text, sink, start); } });
+    const english = counted(getAnalyzer('english'));
+    const standard = counted(getAnalyzer('standard'));
+    // Two fields share the english analyzer (one boosted), one uses the standard one, which keeps
+    // the stop word "the" and does not stem: the words line up by position across them.
+    const fields: CrossField[] = [
+      { field: 'name', boost: 2, analyzer: english },
+      { field: 'summary', boost: 1, analyzer: standard },
+      { field: 'description', boost: 1, analyzer: english },
+    ];
+    for (const text of ['Running the tests quickly', 'the', 'libraries for running', '']) {
+      for (const operator of ['or', 'and'] as const) {
+        calls = 0;
+        const tree = crossFieldsQuery(fields, text, operator, 1, 0.2);
+        assert.equal(calls, 2, `"${text}": one analysis per distinct analyzer`);
+        const expected = perFieldTree(fields, text, operator);
+        if ((expected as { must: unknown[]; should: unknown[] }).must.length + (expected as { should: unknown[] }).should.length === 0) {
+          assert.equal(tree.kind, 'terms');
+        } else {
+          assert.deepEqual(tree, expected, `"${text}" ${operator}`);
+        }
+      }
+    }
   });
 });

@@ -41,3 +41,22 @@ describe('ScoreCombiner.plainMax', () => {
     assert.equal(groupedSumOfDisMaxCombiner(Int32Array.from([0, 1]), Float64Array.from([0, 0])).plainMax, false);
   });
 });
+
+describe('ScoreCombiner.exceeds', () => {
+  it('is combine > threshold for every combiner, at the threshold itself too', () => {
+    fc.assert(
+      fc.property(scores, fc.double({ min: 0, max: 200, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (values, threshold, tie) => {
+        const n = values.length;
+        // Two groups: the first half of the clauses and the rest (adjacent, as the combiners require).
+        const groupOf = Int32Array.from(values, (_, i) => (i < n / 2 ? 0 : 1));
+        const combiners = [sumCombiner, disMaxCombiner(tie), disMaxCombiner(0), groupedDisMaxCombiner(groupOf, 2, tie), groupedSumOfDisMaxCombiner(groupOf, Float64Array.of(tie, 0))];
+        for (const c of combiners) {
+          const combined = c.combine(values, n);
+          assert.equal(c.exceeds(values, n, threshold), combined > threshold);
+          assert.equal(c.exceeds(values, n, combined), false, 'a doc scoring the threshold does not exceed it');
+          assert.equal(c.combine(values, n), combined);
+        }
+      }),
+    );
+  });
+});
