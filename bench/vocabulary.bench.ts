@@ -14,6 +14,7 @@
  */
 import { getAnalyzer } from '../src/engine/analysis/index.js';
 import { FieldInverter } from '../src/engine/segment/field-inverter.js';
+import { sharedVocabulary } from '../src/engine/segment/shared-vocabulary.js';
 import { CORPORA, CORPUS_NAMES, docLimit, isCorpusName, loadCorpus, textOf } from './corpus.js';
 import type { CorpusName } from './corpus.js';
 
@@ -43,6 +44,12 @@ function jsonBytes(text: string): Uint8Array | null {
 function cpuMs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
+}
+
+/** The thread's vocabulary of `analyzer`: its epoch, terms and bytes. */
+function vocabularyStats(analyzer: ReturnType<typeof getAnalyzer>): string {
+  const vocabulary = sharedVocabulary(analyzer, (token) => token);
+  return `epoch ${vocabulary.epoch}, ${vocabulary.terms.length} terms, ${(vocabulary.bytes / 1e6).toFixed(1)} MB`;
 }
 
 async function main(): Promise<void> {
@@ -75,7 +82,7 @@ async function main(): Promise<void> {
     }
     console.log(
       `${name}: ${docs.length} docs, ${tokens} tokens, ${((stringValues / fields.flat().length) * 100).toFixed(1)}% of values as strings; ` +
-        `best of ${rounds}: ${best.toFixed(0)} ms CPU, ${((best * 1e6) / tokens).toFixed(1)} ns/token, ${(tokens / best / 1000).toFixed(2)} M tokens/CPU-s`,
+        `vocabulary ${vocabularyStats(analyzer)}; best of ${rounds}: ${best.toFixed(0)} ms CPU, ${((best * 1e6) / tokens).toFixed(1)} ns/token, ${(tokens / best / 1000).toFixed(2)} M tokens/CPU-s`,
     );
   }
 }
