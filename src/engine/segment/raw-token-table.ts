@@ -1,29 +1,49 @@
 /**
  * Raw tokens to ids, interned from the analyzed text's characters: an open-addressing hash
- * table over typed arrays whose keys are copies of the tokens' UTF-16 code units. The tokenizer
- * hashes each span while it scans, so a token seen before costs one pass to compare it, with no
- * string made and nothing allocated; only a new token is sliced into a string (for the analyzer's
- * filters).
+ * table over typed arrays. The tokenizer hashes each span while it scans, so a token seen before
+ * costs one probe and a compare, with no string made and nothing allocated; only a new token is
+ * sliced into a string (for the analyzer's filters).
+ *
+ * Most tokens are short and ASCII, so a key of up to {@link INLINE_UNITS} ASCII code units is held
+ * in its slot, packed a byte a unit: the probe that finds the slot has the key in the same cache
+ * line, and a hit reads no key arena (a second cache miss per token on a large vocabulary). Longer
+ * ASCII keys live in a byte arena, keys with a code unit past ASCII in a UTF-16 arena. A key's
+ * form depends on its code units only, so a span finds its entry whichever way it is read
+ * (a string's code units or, for {@link RawTokenTable.findBytes}, ASCII bytes).
  */
 
-/** Ints per slot: the key's hash, where its code units start, how many (0: empty slot), its id. */
+/** Ints per slot: the key's hash, its id, and the key (packed, or where it is and how long). */
 const SLOT = 4;
 const HASH = 0;
-const START = 1;
-const LENGTH = 2;
-const ID = 3;
+const ID = 1;
+/**
+ * A short ASCII key: its first four units, the first in the low byte (never 0: no token holds
+ * NUL, so an empty slot is told by K0 === 0). A key in an arena: -(offset + 1).
+ */
+const K0 = 2;
+/**
+ * A short ASCII key: units 5 to 8, zero-padded (>= 0: ASCII bytes leave the sign bit clear). A
+ * key in the byte arena: its length (> {@link INLINE_UNITS}); in the UTF-16 arena: -(its length).
+ */
+const K1 = 3;
+
+/** ASCII keys up to this many code units are held in their slot. */
+export const INLINE_UNITS = 8;
 
 /** What {@link RawTokenTable.find} returns for a span the table does not hold (ids are >= -1). */
 export const ABSENT = -2;
 
 /** Maps token spans (optionally ASCII-lowercased as they are read) to ids. */
 export class RawTokenTable {
-  /** Every key's code units, back to back. */
-  private chars = new Uint16Array(1 << 15);
-  private charsUsed = 0;
+  /** Keys of more than {@link INLINE_UNITS} ASCII code units, back to back. */
+  private asciiKeys = new Uint8Array(1 << 14);
+  private asciiUsed = 0;
+  /** Keys with a code unit past ASCII, back to back. */
+  private wideKeys = new Uint16Array(0);
+  private wideUsed = 0;
   /**
    * Open addressing, linear probing, each slot a whole entry: a lookup reads one cache line for
-   * the hash, span and id instead of one per parallel array.
+   * the hash, key and id instead of one per parallel array.
    */
   private slots: Int32Array;
   private count = 0;
@@ -39,7 +59,7 @@ export class RawTokenTable {
 
   /** Bytes held by the table's arrays. */
   get bytes(): number {
-    return this.chars.byteLength + this.slots.byteLength;
+    return this.asciiKeys.byteLength + this.wideKeys.byteLength + this.slots.byteLength;
   }
 
   /** Number of spans held. */
@@ -47,9 +67,9 @@ export class RawTokenTable {
     return this.count;
   }
 
-  /** Code units held by the keys. */
+  /** Code units held by the key arenas (short keys, held in their slots, are not counted). */
   get keyChars(): number {
-    return this.charsUsed;
+    return this.asciiUsed + this.wideUsed;
   }
 
   /**
@@ -71,11 +91,42 @@ export class RawTokenTable {
    */
   find(text: string, start: number, end: number, lowerAscii: boolean, hash: number): number {
     const length = end - start;
+    let wide = false;
+    let k0 = 0;
+    let k1 = 0;
+    if (length <= INLINE_UNITS) {
+      for (let i = 0; i < length; i++) {
+        let c = text.charCodeAt(start + i);
+        if (c >= 0x80) {
+          wide = true;
+          break;
+        }
+        if (lowerAscii && c >= 0x41 && c <= 0x5a) c |= 0x20;
+        if (i < 4) k0 |= c << (i << 3);
+        else k1 |= c << ((i - 4) << 3);
+      }
+    } else {
+      for (let i = start; i < end; i++) {
+        if (text.charCodeAt(i) >= 0x80) {
+          wide = true;
+          break;
+        }
+      }
+    }
     const slots = this.slots;
     const wrap = slots.length - 1;
     let slot = (hash << 2) & wrap;
-    for (let n = slots[slot + LENGTH]; n !== 0; n = slots[slot + LENGTH]) {
-      if (slots[slot + HASH] === hash && n === length && this.matches(slots[slot + START], text, start, length, lowerAscii)) return slots[slot + ID];
+    for (let s0 = slots[slot + K0]; s0 !== 0; s0 = slots[slot + K0]) {
+      if (slots[slot + HASH] === hash) {
+        const s1 = slots[slot + K1];
+        if (wide) {
+          if (s1 === -length && this.matchesWide(-s0 - 1, text, start, length, lowerAscii)) return slots[slot + ID];
+        } else if (length <= INLINE_UNITS) {
+          if (s0 === k0 && s1 === k1) return slots[slot + ID];
+        } else if (s1 === length && s0 < 0 && this.matchesAscii(-s0 - 1, text, start, length, lowerAscii)) {
+          return slots[slot + ID];
+        }
+      }
       slot = (slot + SLOT) & wrap;
     }
     this.freeSlot = slot;
@@ -83,67 +134,105 @@ export class RawTokenTable {
   }
 
   /**
-   * {@link find} for a span of ASCII bytes (`bytes[start, end)`, A-Z read as a-z): an ASCII byte
-   * is the UTF-16 code unit it decodes to, so a span finds the entry its string would. A miss is
-   * recorded with {@link add} as for {@link find}, from the span's lowercased string.
+   * {@link find} for a span of ASCII bytes (`bytes[start, end)`, A-Z read as a-z; the bytes are
+   * letters, digits and apostrophes, as the standard tokenizer's byte scan reports them): an
+   * ASCII byte is the UTF-16 code unit it decodes to, so a span finds the entry its string would.
+   * A miss is recorded with {@link add} as for {@link find}, from the span's lowercased string.
    */
   findBytes(bytes: Uint8Array, start: number, end: number, hash: number): number {
     const length = end - start;
     const slots = this.slots;
     const wrap = slots.length - 1;
     let slot = (hash << 2) & wrap;
-    for (let n = slots[slot + LENGTH]; n !== 0; n = slots[slot + LENGTH]) {
-      if (slots[slot + HASH] === hash && n === length && this.matchesBytes(slots[slot + START], bytes, start, length)) return slots[slot + ID];
-      slot = (slot + SLOT) & wrap;
+    if (length <= INLINE_UNITS) {
+      // OR 0x20 lowercases A-Z and changes nothing else of a word byte or apostrophe (a-z, 0-9
+      // and ' have the bit set already).
+      let k0 = 0;
+      let k1 = 0;
+      const mid = length < 4 ? length : 4;
+      for (let i = 0; i < mid; i++) k0 |= (bytes[start + i] | 0x20) << (i << 3);
+      for (let i = 4; i < length; i++) k1 |= (bytes[start + i] | 0x20) << ((i - 4) << 3);
+      for (let s0 = slots[slot + K0]; s0 !== 0; s0 = slots[slot + K0]) {
+        if (s0 === k0 && slots[slot + K1] === k1) return slots[slot + ID];
+        slot = (slot + SLOT) & wrap;
+      }
+    } else {
+      for (let s0 = slots[slot + K0]; s0 !== 0; s0 = slots[slot + K0]) {
+        if (slots[slot + HASH] === hash && slots[slot + K1] === length && s0 < 0 && this.matchesBytes(-s0 - 1, bytes, start, length)) return slots[slot + ID];
+        slot = (slot + SLOT) & wrap;
+      }
     }
     this.freeSlot = slot;
     return ABSENT;
   }
 
   private matchesBytes(at: number, bytes: Uint8Array, start: number, length: number): boolean {
-    const chars = this.chars;
-    for (let i = 0; i < length; i++) {
-      let c = bytes[start + i];
-      // Keys are lowercase: for a byte that is a word character or apostrophe, OR 0x20 lowercases A-Z
-      // and changes nothing else (a-z, 0-9 and ' have the bit set).
-      c |= 0x20;
-      if (chars[at + i] !== c) return false;
-    }
+    const keys = this.asciiKeys;
+    for (let i = 0; i < length; i++) if (keys[at + i] !== (bytes[start + i] | 0x20)) return false;
     return true;
   }
 
-  private matches(at: number, text: string, start: number, length: number, lowerAscii: boolean): boolean {
-    const chars = this.chars;
+  private matchesAscii(at: number, text: string, start: number, length: number, lowerAscii: boolean): boolean {
+    const keys = this.asciiKeys;
     for (let i = 0; i < length; i++) {
       let c = text.charCodeAt(start + i);
       if (lowerAscii && c >= 0x41 && c <= 0x5a) c |= 0x20;
-      if (chars[at + i] !== c) return false;
+      if (keys[at + i] !== c) return false;
     }
     return true;
   }
 
-  /** Records `id` for the span the last {@link find} did not find (same arguments). */
+  private matchesWide(at: number, text: string, start: number, length: number, lowerAscii: boolean): boolean {
+    const keys = this.wideKeys;
+    for (let i = 0; i < length; i++) {
+      let c = text.charCodeAt(start + i);
+      if (lowerAscii && c >= 0x41 && c <= 0x5a) c |= 0x20;
+      if (keys[at + i] !== c) return false;
+    }
+    return true;
+  }
+
+  /** Records `id` for the span the last {@link find} or {@link findBytes} did not find (same span). */
   add(text: string, start: number, end: number, lowerAscii: boolean, hash: number, id: number): void {
     const length = end - start;
-    if (this.charsUsed + length > this.chars.length) {
-      const chars = new Uint16Array(Math.max(this.chars.length * 2, this.charsUsed + length));
-      chars.set(this.chars);
-      this.chars = chars;
+    let wide = false;
+    for (let i = start; i < end; i++) {
+      if (text.charCodeAt(i) >= 0x80) {
+        wide = true;
+        break;
+      }
     }
-    const at = this.charsUsed;
-    const chars = this.chars;
-    for (let i = 0; i < length; i++) {
-      let c = text.charCodeAt(start + i);
-      if (lowerAscii && c >= 0x41 && c <= 0x5a) c |= 0x20;
-      chars[at + i] = c;
+    let k0 = 0;
+    let k1 = 0;
+    if (wide) {
+      if (this.wideUsed + length > this.wideKeys.length) this.wideKeys = grown(this.wideKeys, this.wideUsed + length);
+      const at = this.wideUsed;
+      const keys = this.wideKeys;
+      for (let i = 0; i < length; i++) keys[at + i] = lowered(text.charCodeAt(start + i), lowerAscii);
+      this.wideUsed += length;
+      k0 = -(at + 1);
+      k1 = -length;
+    } else if (length <= INLINE_UNITS) {
+      for (let i = 0; i < length; i++) {
+        const c = lowered(text.charCodeAt(start + i), lowerAscii);
+        if (i < 4) k0 |= c << (i << 3);
+        else k1 |= c << ((i - 4) << 3);
+      }
+    } else {
+      if (this.asciiUsed + length > this.asciiKeys.length) this.asciiKeys = grown(this.asciiKeys, this.asciiUsed + length);
+      const at = this.asciiUsed;
+      const keys = this.asciiKeys;
+      for (let i = 0; i < length; i++) keys[at + i] = lowered(text.charCodeAt(start + i), lowerAscii);
+      this.asciiUsed += length;
+      k0 = -(at + 1);
+      k1 = length;
     }
-    this.charsUsed += length;
     const slots = this.slots;
     const slot = this.freeSlot;
     slots[slot + HASH] = hash;
-    slots[slot + START] = at;
-    slots[slot + LENGTH] = length;
     slots[slot + ID] = id;
+    slots[slot + K0] = k0;
+    slots[slot + K1] = k1;
     // At most half full, so probe runs stay short.
     if (++this.count * 2 * SLOT > slots.length) this.rehash(slots.length * 2);
   }
@@ -153,14 +242,26 @@ export class RawTokenTable {
     const slots = new Int32Array(size);
     const wrap = size - 1;
     for (let from = 0; from < old.length; from += SLOT) {
-      if (old[from + LENGTH] === 0) continue;
+      if (old[from + K0] === 0) continue;
       let slot = (old[from + HASH] << 2) & wrap;
-      while (slots[slot + LENGTH] !== 0) slot = (slot + SLOT) & wrap;
+      while (slots[slot + K0] !== 0) slot = (slot + SLOT) & wrap;
       slots[slot + HASH] = old[from + HASH];
-      slots[slot + START] = old[from + START];
-      slots[slot + LENGTH] = old[from + LENGTH];
       slots[slot + ID] = old[from + ID];
+      slots[slot + K0] = old[from + K0];
+      slots[slot + K1] = old[from + K1];
     }
     this.slots = slots;
   }
+}
+
+/** `c`, with A-Z read as a-z when `lowerAscii`. */
+function lowered(c: number, lowerAscii: boolean): number {
+  return lowerAscii && c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
+}
+
+/** A copy of `a` with room for at least `min` elements (at least double its length). */
+function grown<T extends Uint8Array | Uint16Array>(a: T, min: number): T {
+  const copy = new (a.constructor as new (n: number) => T)(Math.max(min, a.length * 2, 1024));
+  copy.set(a);
+  return copy;
 }

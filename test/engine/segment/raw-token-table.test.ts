@@ -48,3 +48,59 @@ describe('RawTokenTable', () => {
     assert.deepEqual(resolved, ['Node', 'NODE']);
   });
 });
+
+/** The lowercased ASCII bytes of `word` as the byte scan reads them (A-Z may stay capital: findBytes folds them). */
+function bytesOf(word: string): Uint8Array {
+  return Buffer.from(word, 'latin1');
+}
+
+describe('RawTokenTable key forms (short ASCII in the slot, long ASCII and non-ASCII in arenas)', () => {
+  const words = ['a', 'ab', 'abc', 'abcd', 'abcde', 'abcdefg', 'abcdefgh', 'abcdefghi', 'abcdefgh1', "don't", "don't9", 'x'.repeat(255), 'x'.repeat(254), 'abcdefgz', 'zbcdefgh', '0', '00000000', '000000000'];
+
+  it('tells every key apart by its units alone when all hashes collide', () => {
+    const table = new RawTokenTable();
+    // Every key under hash 0: one probe run, so nothing but the key decides.
+    for (const [i, w] of words.entries()) {
+      assert.equal(table.find(w, 0, w.length, false, 0), -2, w);
+      table.add(w, 0, w.length, false, 0, i);
+    }
+    for (const [i, w] of words.entries()) {
+      assert.equal(table.find(w, 0, w.length, false, 0), i, w);
+      const b = bytesOf(w.toUpperCase());
+      assert.equal(table.findBytes(b, 0, b.length, 0), i, `${w} as capital bytes`);
+    }
+    // Non-ASCII words of the same lengths are other keys, and find the entries they were given.
+    const wide = ['é', 'abcdefgé', 'abcdéfgh', 'éxxxxxxxx', '日本語'];
+    for (const [i, w] of wide.entries()) {
+      assert.equal(table.find(w, 0, w.length, false, 0), -2, w);
+      table.add(w, 0, w.length, false, 0, 100 + i);
+    }
+    for (const [i, w] of wide.entries()) assert.equal(table.find(w, 0, w.length, false, 0), 100 + i, w);
+    for (const [i, w] of words.entries()) assert.equal(table.find(w, 0, w.length, false, 0), i, w);
+    assert.equal(table.size, words.length + wide.length);
+  });
+
+  it('finds from bytes the spans recorded from strings, and from strings those first missed as bytes, through rehashes', () => {
+    const table = new RawTokenTable();
+    const all = Array.from({ length: 20_000 }, (_, i) => (i % 3 === 0 ? `w${i.toString(36)}` : i % 3 === 1 ? `long${i}word${i}` : `n'${i}`));
+    for (const [i, w] of all.entries()) {
+      const upper = w.toUpperCase();
+      if (i % 2 === 0) {
+        assert.equal(table.find(upper, 0, upper.length, true, hashSpan(w, 0, w.length)), -2);
+      } else {
+        const b = bytesOf(upper);
+        assert.equal(table.findBytes(b, 0, b.length, hashSpan(w, 0, w.length)), -2);
+      }
+      // What the vocabulary records after a miss either way: the lowercased span.
+      table.add(upper, 0, upper.length, true, hashSpan(w, 0, w.length), i);
+    }
+    for (const [i, w] of all.entries()) {
+      const b = bytesOf(` ${w} `);
+      assert.equal(table.findBytes(b, 1, b.length - 1, hashSpan(w, 0, w.length)), i, w);
+      assert.equal(table.find(` ${w}`, 1, w.length + 1, true, hashSpan(w, 0, w.length)), i, w);
+    }
+    // A span one unit shorter or longer is not the key.
+    const b = bytesOf('longXword');
+    assert.equal(table.findBytes(b, 0, b.length, hashSpan('longxword', 0, 9)), -2);
+  });
+});
