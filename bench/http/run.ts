@@ -253,6 +253,10 @@ async function pacedLatency(url: string, pid: number | undefined, queries: reado
     console.log(`  normal-priority threads (tid - pid): ${names.map(([name, s]) => `${name} ${s.toFixed(2)} s`).join(', ')}`);
     console.log(`  bench CPU while indexing: main thread (posting) ${(benchAfter.main - benchBefore.main).toFixed(2)} s, other threads (the paced client, GC helpers) ${(benchAfter.normal + benchAfter.lowered - benchBefore.normal - benchBefore.lowered).toFixed(2)} s`);
   }
+  if (pid !== undefined && process.platform === 'linux') {
+    const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    if (hwm !== undefined) console.log(`  server peak RSS so far: ${Math.round(Number(hwm) / 1024)} MB`);
+  }
   const ratio = busy.latency.p99 / idle.latency.p99;
   console.log(`  p99 while indexing / idle p99 = ${ratio.toFixed(2)} (goal <= 2.00: ${ratio <= 2 ? 'met' : 'NOT met'})`);
 }
