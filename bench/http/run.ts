@@ -111,10 +111,10 @@ function freePort(): Promise<number> {
  * there: it shows how much of the indexing work is left on the event loop, and how much competes
  * with it at its own priority.
  */
-function threadCpu(pid: number | undefined): { main: number; normal: number; lowered: number } | null {
+function threadCpu(pid: number | undefined): { main: number; normal: number; lowered: number; byName: Map<string, number> } | null {
   if (pid === undefined || process.platform !== 'linux') return null;
   const ticksPerSecond = 100;
-  const cpu = { main: 0, normal: 0, lowered: 0 };
+  const cpu = { main: 0, normal: 0, lowered: 0, byName: new Map<string, number>() };
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     let stat: string;
     try {
@@ -127,7 +127,12 @@ function threadCpu(pid: number | undefined): { main: number; normal: number; low
     const seconds = (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
     if (Number(tid) === pid) cpu.main += seconds;
     else if (Number(fields[16]) > 0) cpu.lowered += seconds;
-    else cpu.normal += seconds;
+    else {
+      cpu.normal += seconds;
+      // By thread (node names none of them: in start order, V8's platform workers come first, then libuv's pool).
+      const name = `+${Number(tid) - pid}`;
+      cpu.byName.set(name, (cpu.byName.get(name) ?? 0) + seconds);
+    }
   }
   return cpu;
 }
@@ -244,7 +249,13 @@ async function pacedLatency(url: string, pid: number | undefined, queries: reado
     const normal = endCpu.normal - busyCpu.normal;
     const lowered = endCpu.lowered - busyCpu.lowered;
     console.log(`  server CPU: main thread ${searchMain.toFixed(2)} s idle run, ${main.toFixed(2)} s indexing run (indexing's share ${perK(indexingMain)} ms per 1k docs); other threads at normal priority ${normal.toFixed(2)} s (${perK(normal)} ms per 1k docs), lowered ${lowered.toFixed(2)} s (${perK(lowered)} ms per 1k docs)`);
+    const names = [...endCpu.byName].map(([name, s]) => [name, s - (busyCpu.byName.get(name) ?? 0)] as const).filter(([, s]) => s > 0.005);
+    console.log(`  normal-priority threads (tid - pid): ${names.map(([name, s]) => `${name} ${s.toFixed(2)} s`).join(', ')}`);
     console.log(`  bench CPU while indexing: main thread (posting) ${(benchAfter.main - benchBefore.main).toFixed(2)} s, other threads (the paced client, GC helpers) ${(benchAfter.normal + benchAfter.lowered - benchBefore.normal - benchBefore.lowered).toFixed(2)} s`);
+  }
+  if (pid !== undefined && process.platform === 'linux') {
+    const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    if (hwm !== undefined) console.log(`  server peak RSS so far: ${Math.round(Number(hwm) / 1024)} MB`);
   }
   const ratio = busy.latency.p99 / idle.latency.p99;
   console.log(`  p99 while indexing / idle p99 = ${ratio.toFixed(2)} (goal <= 2.00: ${ratio <= 2 ? 'met' : 'NOT met'})`);

@@ -22,24 +22,60 @@ const restoring = new Set<string>();
  */
 export function setV8FlagUntilExit(name: string, value: string, defaultValue: string): void {
   v8.setFlagsFromString(`--${name}=${value}`);
+  restoreAtExit(name, () => `--${name}=${startValue(name, defaultValue)}`);
+}
+
+/**
+ * Like {@link setV8FlagUntilExit} for a boolean flag, which V8 takes only as `--<name>` or
+ * `--no-<name>` (a value is refused).
+ */
+export function setV8BooleanFlagUntilExit(name: string, on: boolean, defaultOn: boolean): void {
+  v8.setFlagsFromString(on ? `--${name}` : `--no-${name}`);
+  restoreAtExit(name, () => (startBoolean(name, defaultOn) ? `--${name}` : `--no-${name}`));
+}
+
+/** Registers once per flag an exit listener setting `startFlag()`, ahead of the code cache writers. */
+function restoreAtExit(name: string, startFlag: () => string): void {
   if (restoring.has(name)) return;
   restoring.add(name);
-  const start = startValue(name, defaultValue);
+  const start = startFlag();
   // Prepended: the code caches are written by 'exit' listeners registered earlier, as each file loaded.
   process.prependOnceListener('exit', () => {
-    v8.setFlagsFromString(`--${name}=${start}`);
+    v8.setFlagsFromString(start);
   });
 }
 
-/** The value of V8 flag `name` this process started with (`--name=v` or `--name v`, `-` and `_` alike). */
+/** The spellings of `--name` node and V8 accept (`-` and `_` alike). */
+function spellingsOf(name: string, prefix = ''): Set<string> {
+  return new Set([name, name.replaceAll('-', '_'), name.replaceAll('_', '-')].map((n) => `--${prefix}${n}`));
+}
+
+/** The options this process started with: NODE_OPTIONS, then node's own (the later winning). */
+function startArgs(): string[] {
+  return [...(process.env.NODE_OPTIONS ?? '').split(/\s+/), ...process.execArgv];
+}
+
+/** The value of V8 flag `name` this process started with (`--name=v` or `--name v`). */
 function startValue(name: string, defaultValue: string): string {
-  const spellings = new Set([name, name.replaceAll('-', '_'), name.replaceAll('_', '-')].map((n) => `--${n}`));
-  const args = [...(process.env.NODE_OPTIONS ?? '').split(/\s+/), ...process.execArgv];
+  const spellings = spellingsOf(name);
+  const args = startArgs();
   let value = defaultValue;
   for (let i = 0; i < args.length; i++) {
     const eq = args[i].indexOf('=');
     if (eq > 0 && spellings.has(args[i].slice(0, eq))) value = args[i].slice(eq + 1);
     else if (spellings.has(args[i]) && i + 1 < args.length) value = args[++i];
+  }
+  return value;
+}
+
+/** Whether boolean V8 flag `name` was on when this process started (`--name`, `--no-name`, `--noname`). */
+function startBoolean(name: string, defaultOn: boolean): boolean {
+  const on = spellingsOf(name);
+  const off = new Set([...spellingsOf(name, 'no-'), ...spellingsOf(name, 'no')]);
+  let value = defaultOn;
+  for (const arg of startArgs()) {
+    if (on.has(arg)) value = true;
+    else if (off.has(arg)) value = false;
   }
   return value;
 }

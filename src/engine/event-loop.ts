@@ -4,6 +4,7 @@
  * goes and gives the event loop a turn once its time slice is used up, so searches and I/O
  * callbacks are not held up for the whole job.
  */
+import { backgroundPauser } from './commit/foreground-gate.js';
 
 /** Lets pending I/O callbacks and requests run before the next slice of work. */
 export function yieldToEventLoop(): Promise<void> {
@@ -22,13 +23,17 @@ const SLICE_MS = 4;
 export class TimeSlicer {
   private sliceStart = performance.now();
 
-  /** Whether the current slice is used up (cheap enough to call per unit of work). */
+  /**
+   * Whether the current slice is used up (cheap enough to call per unit of work); on a background
+   * thread also when a search wants the cores (`foreground-gate.ts`).
+   */
   due(): boolean {
-    return performance.now() - this.sliceStart >= SLICE_MS;
+    return performance.now() - this.sliceStart >= SLICE_MS || backgroundPauser()?.wanted() === true;
   }
 
-  /** Yields to the event loop and starts a new slice. */
+  /** Yields to the event loop (on a background thread, first waits out a search) and starts a new slice. */
   async yield(): Promise<void> {
+    backgroundPauser()?.point();
     await yieldToEventLoop();
     this.sliceStart = performance.now();
   }

@@ -15,6 +15,7 @@ export type { DocumentWrites, WriterFigures } from './commit/document-writer.js'
 export type { BulkLoad, BulkLoadOptions, BulkWorkerStarter } from './commit/bulk-load.js';
 export { prestartBulkThreads, stopPrestartedBulkThreads } from './commit/bulk-load.js';
 export { lineDocumentId } from './commit/line-document-id.js';
+export { foregroundGate } from './commit/foreground-gate.js';
 export { IndexFiles, indexFileKinds, fileKindOf, isDataFile, isMutableFile, walFile, walGenerationOf, MANIFEST_FILE } from './index-files.js';
 export type { IndexFileKind, FileLifetime } from './index-files.js';
 export type { IndexOpenOptions, SearchRequest, SearchResponse, SearchHit, IndexStats, BatchSource, SegmentFigures } from './search-index.js';

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SearchRequest } from '../../engine/index.js';
-import { mappingToJson } from '../../engine/index.js';
+import { foregroundGate, mappingToJson } from '../../engine/index.js';
 import { readJsonObject } from '../json-body.js';
 import { checkQueryDepth, decimalParam, singleParam } from '../request-input.js';
 import { lookupIndex, requireSearch } from '../route-context.js';
@@ -48,13 +48,15 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: RouteContext, on
       ...(size === undefined ? {} : { size }),
       ...(from === undefined ? {} : { from }),
     };
-    return reply.send(await served.index().searchAsync(search));
+    return reply.send(await foregroundGate().around(() => served.index().searchAsync(search)));
   });
 
   app.post(`${base}/_search`, { config: { auth: 'read' } }, async (request: FastifyRequest<{ Params: { index: string } }>) => {
     requireSearch(ctx);
     const served = lookupIndex(ctx, nameOf(request));
-    return served.index().searchAsync(await readSearchRequest(ctx, request));
+    const search = await readSearchRequest(ctx, request);
+    // While it runs, the writer's background threads pause (issue 17: search latency while indexing).
+    return foregroundGate().around(() => served.index().searchAsync(search));
   });
 
   if (only !== undefined) return;

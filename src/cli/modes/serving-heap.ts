@@ -11,12 +11,30 @@
  * each one a pause every search waiting behind it sees (issue 17: search p99 while `api`
  * indexes; measured with `npm run bench:http`, the server's --trace-gc over the last 9 s of
  * indexing: 14 mark-compacts, 277 ms of pauses with 25%; 7 and 120 ms with V8's own growing
- * factor). The flag is read at each collection, so setting it at run time takes effect at once;
- * it is process-wide, so the inversion and merge threads' heaps grow by V8's default factor too.
+ * factor). V8's own factor still left the event loop ~7-13 mark-compacts per 10 s of `_index` at
+ * full speed (pauses of 5-50 ms, the longest when helper threads were busy) though it promoted
+ * only ~5 MB meanwhile: the array buffers passing through set the pace. At 200% it is about one
+ * (100%: ~4; 300%: none, but the server's peak RSS +50 MB). The flag is read at each collection,
+ * so setting it at run time takes effect at once; it is process-wide, so the inversion and merge
+ * threads' heaps grow by 200% too (fewer of their collections too, whose marking runs on V8's
+ * helper threads).
+ *
+ * Scavenges are made single-threaded (`--no-parallel-scavenge`, also read at each collection):
+ * the inversion thread scavenges its young generation 20-40 times a second while `_index` runs,
+ * and in parallel each one took V8's helper threads, which run at normal priority, so the event
+ * loop shared its core with them however low the inversion thread's own priority. Single-
+ * threaded, a thread's scavenges run on the thread itself, at its priority; the event loop's own
+ * young generation (4 MB, mostly garbage) takes a millisecond or two alone. Measured with
+ * bench:http: the server's normal-priority CPU besides the event loop, per 1k documents indexed,
+ * ~21-27 ms -> ~13-16 ms.
  */
-import { setV8FlagUntilExit } from '../run-time-v8-flag.js';
+import { setV8BooleanFlagUntilExit, setV8FlagUntilExit } from '../run-time-v8-flag.js';
 
-/** Restores V8's dynamic heap growing factor for a long-running server (see the module comment). */
+/** How far a server's heaps grow past their live data between full collections (see the module comment). */
+export const SERVING_HEAP_GROWING_PERCENT = 200;
+
+/** Sets a long-running server's heap growing and single-threaded scavenges (see the module comment). */
 export function tuneHeapForServing(): void {
-  setV8FlagUntilExit('heap-growing-percent', '0', '0');
+  setV8FlagUntilExit('heap-growing-percent', String(SERVING_HEAP_GROWING_PERCENT), '0');
+  setV8BooleanFlagUntilExit('parallel-scavenge', false, true);
 }

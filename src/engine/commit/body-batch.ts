@@ -17,6 +17,7 @@ import type { ParsedValue } from '../schema/json-value-stream.js';
 import { validateDocument } from '../schema/document.js';
 import type { Mapping } from '../schema/mapping.js';
 import type { SegmentBuffer } from '../segment/segment-buffer.js';
+import { backgroundPauser } from './foreground-gate.js';
 import type { IdFilterBuilder } from './id-filter.js';
 import { prepare } from './prepared-document.js';
 import { encodeWalRecord } from './write-ahead-log.js';
@@ -70,7 +71,10 @@ export class BodyBatch {
 
   /** Adds the batch's documents to `buffer` (once the writer has logged them), each id to `ids`. */
   applyTo(buffer: SegmentBuffer, ids: IdFilterBuilder): void {
+    const pauser = backgroundPauser();
     for (const d of this.prepared) {
+      // A safe point per document: while a search runs, this thread waits (foreground-gate.ts).
+      pauser?.point();
       buffer.add(d.doc, d.id, d.storedJson);
       ids.add(d.id);
     }
@@ -79,7 +83,11 @@ export class BodyBatch {
 
   private take(split: () => ParsedValue[]): InvalidBatch | null {
     try {
-      for (const { value, location } of split()) this.prepared.push(prepare(validateDocument(this.mapping, value, location)));
+      const pauser = backgroundPauser();
+      for (const { value, location } of split()) {
+        pauser?.point();
+        this.prepared.push(prepare(validateDocument(this.mapping, value, location)));
+      }
       return null;
     } catch (e) {
       if (e instanceof YarrowError) return { message: e.message, code: e.code, details: e.details };

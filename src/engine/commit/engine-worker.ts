@@ -7,11 +7,23 @@ import { setPriority } from 'node:os';
 import * as workerThreads from 'node:worker_threads';
 import { Worker } from 'node:worker_threads';
 import type { MessagePort, Transferable } from 'node:worker_threads';
+import { installBackgroundPauser } from './foreground-gate.js';
 
 /** The `workerData` field that asks a background worker to lower its own priority (see {@link lowerThreadPriority}). */
 export interface BackgroundThreadData {
   /** Nice value (0-19) the worker sets for its own thread at start; 0 or absent leaves it as is. */
   readonly nice?: number;
+  /** The process's foreground gate (`foreground-gate.ts`): the worker pauses while searches run. */
+  readonly gate?: SharedArrayBuffer;
+}
+
+/**
+ * Inside a worker: lowers this thread's priority (see {@link lowerThreadPriority}) and makes it
+ * pause at its safe points while searches run (`foreground-gate.ts`), as `data` asks.
+ */
+export function becomeBackgroundThread(data: BackgroundThreadData | null | undefined): void {
+  lowerThreadPriority(data?.nice);
+  installBackgroundPauser(data?.gate);
 }
 
 /**

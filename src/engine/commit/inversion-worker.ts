@@ -31,7 +31,8 @@ import type { FlushedBuffer } from '../segment/segment-buffer.js';
 import { BodyBatch } from './body-batch.js';
 import { IdFilterBuilder } from './id-filter.js';
 import type { InvalidBatch } from './body-batch.js';
-import { handleRequestsInOrder, lowerThreadPriority, transferableFiles } from './engine-worker.js';
+import { becomeBackgroundThread, handleRequestsInOrder, transferableFiles } from './engine-worker.js';
+import { backgroundPauser } from './foreground-gate.js';
 import type { BackgroundThreadData } from './engine-worker.js';
 import { decodeWalPayload } from './wal-replay.js';
 import { RECORD_FRAME } from './write-ahead-log.js';
@@ -71,7 +72,8 @@ export interface InversionWorkerData extends BackgroundThreadData {
 
 const port = parentPort as MessagePort;
 const data = workerData as InversionWorkerData;
-lowerThreadPriority(data.nice);
+becomeBackgroundThread(data);
+const pauser = backgroundPauser();
 const mapping = mappingFromJson(data.mapping);
 let buffer = new SegmentBuffer(mapping, getAnalyzer);
 /** The ids `buffer` took, for its segment's id filter. */
@@ -86,6 +88,7 @@ async function handle(request: InversionRequest): Promise<void> {
       case 'ops': {
         const payload = request.record.subarray(RECORD_FRAME);
         for (const op of decodeWalPayload(payload, WAL_VERSION, 'inversion batch', 0).ops) {
+          pauser?.point();
           if (op.kind === 'upsert') {
             buffer.add(op.doc, op.id, op.storedJson);
             ids.add(op.id);

@@ -10,6 +10,7 @@ import type { Directory } from '../directory.js';
 import type { SegmentInfo } from '../segment/segment-info.js';
 import type { MergedSegment } from '../segment/segment-merger.js';
 import { startEngineWorker, transferableBuffer } from './engine-worker.js';
+import { foregroundGate } from './foreground-gate.js';
 import type { MergeThreadMessage, MergeThreadRequest, MergeWorkerData } from './merge-worker.js';
 
 /** A source of a threaded merge: its manifest entry and the live docs the merge starts from. */
@@ -30,7 +31,7 @@ export function mergeOnThread(
   write: (files: ReadonlyMap<string, Uint8Array>) => Promise<void>,
   nice = 0,
 ): Promise<MergedSegment> {
-  const worker = startEngineWorker('merge-worker', { nice } satisfies MergeWorkerData);
+  const worker = startEngineWorker('merge-worker', { nice, gate: foregroundGate().shared } satisfies MergeWorkerData);
   return new Promise<MergedSegment>((resolve, reject) => {
     let settled = false;
     const finish = (error: Error | null, merged?: MergedSegment): void => {

@@ -19,7 +19,7 @@ import type { Appender, Directory, Lock } from '../directory.js';
 import type { SegmentInfo } from '../segment/segment-info.js';
 import { mergeSegments } from '../segment/segment-merger.js';
 import { SegmentReader } from '../segment/segment-reader.js';
-import { lowerThreadPriority, transferableFiles } from './engine-worker.js';
+import { becomeBackgroundThread, transferableFiles } from './engine-worker.js';
 import type { BackgroundThreadData } from './engine-worker.js';
 
 /** What the thread is started with. */
@@ -40,7 +40,7 @@ export type MergeThreadMessage =
   | { readonly type: 'failed'; readonly message: string };
 
 const port = parentPort as MessagePort;
-lowerThreadPriority((workerData as MergeWorkerData | null)?.nice);
+becomeBackgroundThread(workerData as MergeWorkerData | null);
 const waiting = new Map<number, { resolve: (bytes: Uint8Array | null) => void; reject: (e: Error) => void }>();
 let nextId = 0;
 

@@ -19,6 +19,7 @@ import type { Mapping } from '../schema/mapping.js';
 import type { FlushedBuffer } from '../segment/segment-buffer.js';
 import { startEngineWorker, transferableBuffer, wholeBuffer, WorkerChannel } from './engine-worker.js';
 import { invalidBatchError } from './body-batch.js';
+import { foregroundGate } from './foreground-gate.js';
 import { IdFilter } from './id-filter.js';
 import type { InversionReply, InversionRequest, InversionWorkerData } from './inversion-worker.js';
 import type { WalEntry } from './write-ahead-log.js';
@@ -67,7 +68,7 @@ export class InversionThread {
 
   /** Starts the thread; `nice` lowers its scheduling priority (see `lowerThreadPriority`). */
   constructor(mapping: Mapping, nice = 0) {
-    const data: InversionWorkerData = { mapping: mappingToJson(mapping), nice };
+    const data: InversionWorkerData = { mapping: mappingToJson(mapping), nice, gate: foregroundGate().shared };
     this.channel = new WorkerChannel(startEngineWorker('inversion-worker', data), 'inversion thread');
   }
 
