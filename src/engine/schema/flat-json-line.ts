@@ -44,10 +44,10 @@ export interface FlatPlan {
 }
 
 /** Nesting (arrays and objects inside the top object) beyond which the general path takes the line. */
-const MAX_DEPTH = 64;
+export const MAX_DEPTH = 64;
 
-/** How a mapped value was written (a number, to live in a Uint8Array). */
-const Kind = {
+/** How a mapped value was written (a number, to live in a Uint8Array); `flat-json-bytes.ts` notes the same kinds. */
+export const Kind = {
   absent: 0,
   /** A string without escapes: its text is a slice of the line. */
   plainString: 1,
