@@ -90,13 +90,14 @@ export class FlatLineBytes {
 
   /**
    * Makes the string of the deferred value in `slot` (an index of `plan.fields`) of the line read
-   * last, in the array {@link values} holds for it; does nothing for a value that is not deferred.
+   * last, in the array {@link values} holds for it; does nothing for a value that is not deferred
+   * (not a string without `\/` or `\u` escapes, or of a field whose values others read).
    */
   resolve(slot: number): void {
     const values = this.deferred[slot];
-    if (values === null) return;
     const { kinds, starts, ends } = this.plan;
-    values[0] = stringOf(kinds[slot], this.bytes, starts[slot], ends[slot]);
+    const kind = kinds[slot];
+    if (values !== null && (kind === Kind.plainString || kind === Kind.shortEscapedString)) values[0] = stringOf(kind, this.bytes, starts[slot], ends[slot]);
   }
 
   /**

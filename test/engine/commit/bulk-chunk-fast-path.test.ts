@@ -1,7 +1,8 @@
 /**
- * The bulk load's flat-line fast path (`flat-json-line.ts`) against the general path (JSON.parse,
- * validateDocument, JSON.stringify): for any chunk of lines, valid or not, both give the same
- * segment bytes, or the same error (message and details naming line, field, expected and actual).
+ * The bulk load's flat-line fast path (`flat-json-bytes.ts` over a line's bytes, `flat-json-line.ts`
+ * over its string) against the general path (JSON.parse, validateDocument, JSON.stringify): for
+ * any chunk of lines, valid or not, all give the same segment bytes, or the same error (message and
+ * details naming line, field, expected and actual).
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -100,10 +101,13 @@ interface Outcome {
   readonly error?: { message: string; details: unknown };
 }
 
-async function load(m: Mapping, chunk: string, fastPath: boolean): Promise<Outcome> {
-  const buffer = new BulkBuffer(m, getAnalyzer, fastPath);
+/** The fast path reading lines from their bytes, the fast path reading them from their strings, the general path. */
+type Path = 'bytes' | 'line-strings' | 'general';
+
+async function load(m: Mapping, chunk: string | Uint8Array, path: Path): Promise<Outcome> {
+  const buffer = new BulkBuffer(m, getAnalyzer, path !== 'general', true, path === 'bytes');
   try {
-    buffer.addChunk(Buffer.from(chunk), 1, 'input.jsonl', 'test:');
+    buffer.addChunk(typeof chunk === 'string' ? Buffer.from(chunk) : chunk, 1, 'input.jsonl', 'test:');
   } catch (e) {
     if (!(e instanceof YarrowError)) throw e;
     return { error: { message: e.message, details: e.details } };
@@ -117,10 +121,28 @@ describe('bulk load fast path', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.oneof({ weight: 4, arbitrary: line }, { weight: 1, arbitrary: mangled }), { minLength: 1, maxLength: 8 }), async (lines) => {
         const chunk = `${lines.join('\n')}\n`;
-        assert.deepEqual(await load(mapping, chunk, true), await load(mapping, chunk, false));
+        const general = await load(mapping, chunk, 'general');
+        assert.deepEqual(await load(mapping, chunk, 'bytes'), general);
+        assert.deepEqual(await load(mapping, chunk, 'line-strings'), general);
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('gives the same segment bytes at the edges of a chunk: BOM, CRLF, blank lines, no last newline, huge and non-ASCII values', async () => {
+    const chunks: (string | Uint8Array)[] = [
+      '\ufeff{"_id":"a","title":"first"}\r\n\r\n  \t\n{"title":"derived id"}\r\n{"_id":7,"year":2001,"ok":true,"rating":null}',
+      `{"_id":"big","title":"${'lorem ipsum '.repeat(50_000)}","body":"${'x'.repeat(200_000)}"}\n\n`,
+      '{"_id":"u","title":"Caf\u00e9 caf\u00e9 na\\u00efve \\/ \\" \\\\ \\t","tags":["é","b"],"other":"東京"}\n{"_id":"u","title":"replaced"}\n',
+      Buffer.concat([Buffer.from('{"_id":"bad","title":"ok","other":"'), Buffer.from([0xe2, 0x28, 0xa1, 0xff]), Buffer.from('"}\n{"_id":"bad2","title":"'), Buffer.from([0xc3]), Buffer.from('"}\n')]),
+      '{"_id":"a","title":"x"}\n{"_id":"b","year":"1999"}\n',
+      '{"_id":"a","title":"x"}\n{"_id":"b","title":"x"\n',
+    ];
+    for (const chunk of chunks) {
+      const general = await load(mapping, chunk, 'general');
+      assert.deepEqual(await load(mapping, chunk, 'bytes'), general);
+      assert.deepEqual(await load(mapping, chunk, 'line-strings'), general);
+    }
   });
 
   it('never takes a line that JSON.parse refuses', () => {
