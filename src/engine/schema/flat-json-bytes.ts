@@ -250,8 +250,8 @@ export class FlatLineBytes {
     this.reserve(n);
     const stored = this.stored;
     let p = this.storedEnd;
-    // Short runs (keys, ids) by hand: a native copy costs more to call than to do.
-    if (n < 32) {
+    // Runs of most values by hand: a native copy costs more to call (and a view to make) than to do.
+    if (n < 512) {
       for (let i = start; i < end; i++) stored[p++] = from[i];
     } else {
       stored.set(from.subarray(start, end), p);
