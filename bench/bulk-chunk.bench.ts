@@ -10,12 +10,11 @@
  *   node --expose-gc --max-semi-space-size=4 --heap-growing-percent=25 --import tsx bench/bulk-chunk.bench.ts [--corpus npm|debian|all]
  *   YARROW_BENCH_ROUNDS=5 ... (the best round by CPU time is printed; default 3)
  *   YARROW_BENCH_MAPPING=text ... (the mapping `yarrow-cli` indexes with: `_id` and the searched fields)
- *   YARROW_BENCH_PATHS=bytes,line-strings ... (only these paths; default all)
+ *   YARROW_BENCH_PATHS=bytes,general ... (only these paths; default all)
  *
  * Runs each round once per path, interleaved: the flat-line fast path reading each line from its
- * bytes (`flat-json-bytes.ts`) with the text of ASCII lines inverted from their bytes
- * (`FieldInverter.invertAscii`) (`bytes`); the same reading each line from its decoded string
- * (`flat-json-line.ts`) (`line-strings`); that with every value inverted from its string
+ * bytes (`flat-json-bytes.ts`) with the text of ASCII values inverted from their bytes
+ * (`FieldInverter.invertAscii`) (`bytes`); the same with every value inverted from its string
  * (`strings`); and the general path (JSON.parse, validateDocument, JSON.stringify) (`general`).
  * Prints per corpus and path: docs per CPU-second (best round; wall time alongside), time in GC and the
  * share of it, flush time, segments.
@@ -78,15 +77,14 @@ function cpuMs(): number {
 
 /** The paths a round can take, as named in the output. */
 const PATHS = {
-  bytes: { fastPath: true, bytePath: true, lineBytes: true },
-  'line-strings': { fastPath: true, bytePath: true, lineBytes: false },
-  strings: { fastPath: true, bytePath: false, lineBytes: false },
-  general: { fastPath: false, bytePath: false, lineBytes: false },
+  bytes: { fastPath: true, bytePath: true },
+  strings: { fastPath: true, bytePath: false },
+  general: { fastPath: false, bytePath: false },
 } as const;
 type PathName = keyof typeof PATHS;
 
 async function round(corpus: CorpusName, chunks: readonly { bytes: Uint8Array; firstLine: number }[], path: PathName): Promise<Round> {
-  const { fastPath, bytePath, lineBytes } = PATHS[path];
+  const { fastPath, bytePath } = PATHS[path];
   const mappings = process.env.YARROW_BENCH_MAPPING === 'text' ? TEXT_MAPPINGS : MAPPINGS;
   const mapping = parseMapping({ fields: { _id: { type: 'id' }, ...mappings[corpus].fields } }, corpus);
   const flushBytes = defaultWriterOptions.maxBufferBytes;
@@ -104,12 +102,12 @@ async function round(corpus: CorpusName, chunks: readonly { bytes: Uint8Array; f
   const wall0 = performance.now();
   let flushMs = 0;
   let segments = 0;
-  let buffer = new BulkBuffer(mapping, getAnalyzer, fastPath, bytePath, lineBytes);
+  let buffer = new BulkBuffer(mapping, getAnalyzer, fastPath, bytePath);
   const flush = async (): Promise<void> => {
     const t = performance.now();
     await buffer.flush(`_${segments++}`);
     flushMs += performance.now() - t;
-    buffer = new BulkBuffer(mapping, getAnalyzer, fastPath, bytePath, lineBytes);
+    buffer = new BulkBuffer(mapping, getAnalyzer, fastPath, bytePath);
   };
   for (const { bytes, firstLine } of chunks) {
     buffer.addChunk(bytes, firstLine, corpus, 'bench:');

@@ -1,19 +1,22 @@
 /**
- * The flat-line fast path (`flat-json-line.ts`) over a line's UTF-8 bytes, for the common line of
- * a bulk load: no string is made for the line, none for a text value that only an inverter reads
- * (it inverts the value's bytes, `FieldInverter.invertAscii`, and asks for the string only if it
- * cannot), and the stored JSON is put together as UTF-8 bytes from the line's own bytes, for
- * `StoredFieldsWriter.addRawBytes`.
+ * The flat-line fast path (plan in `flat-json-line.ts`) over a line's UTF-8 bytes, for the common
+ * line of a bulk load. One pass over the bytes checks the JSON grammar and notes where the value of
+ * each mapped key lies; no string is made for the line, none for a text value that only an
+ * inverter reads (it inverts the value's bytes, `FieldInverter.invertAscii`, and asks for the
+ * string only if it cannot), no object for the document, and the stored JSON is put together as
+ * UTF-8 from the line's own bytes, for `StoredFieldsWriter.addRawBytes`.
  *
- * It gives exactly what `readFlatLine` gives for the decoded line (the same id, values, stored
- * JSON and errors; the property test of the bulk path pins it), and returns null where it is not
- * sure, for the caller to decode the line and take the string path: everything `readFlatLine`
- * returns null for, and besides a byte above 0x7f in a key or in a mapped value (non-ASCII text
- * goes by its string, which `invertAscii` needs anyway). Such bytes in unmapped values are
- * skipped: decoding never turns them into a quote or a backslash, nor an ASCII byte into anything
- * else, so they change neither the JSON's shape nor anything the document keeps. The checks of the
- * mapped values are the string path's own (`readId`, `checkValue`), run in its order on the same
- * JS values once the whole line has been scanned, so a badly typed value throws the same error.
+ * It is exact, not approximate: whatever it returns equals what decoding the line, `JSON.parse`,
+ * `validateDocument` and `JSON.stringify(doc.stored)` give (the property tests pin it), and
+ * whenever it is not sure it returns null and the caller takes that general path, which also words
+ * every error: escaped keys, a mapped key twice, `_id: null`, anything that is not valid JSON,
+ * nesting deeper than {@link MAX_DEPTH}, and a byte above 0x7f in a key or a mapped value
+ * (non-ASCII text goes by its string, which `invertAscii` needs anyway). Such bytes in unmapped
+ * values are skipped: decoding never turns them into a quote or a backslash, nor an ASCII byte
+ * into anything else, so they change neither the JSON's shape nor anything the document keeps.
+ * Type errors of mapped values are thrown by the general path's own checks (`readId`,
+ * `checkValue`) on the same JS values in the same order, after the whole line has been read, so a
+ * line that is both invalid JSON and badly typed still reports its JSON first.
  */
 import { checkValue, readId } from './field-values.js';
 import type { FieldValue } from './field-values.js';
@@ -49,12 +52,11 @@ const MAX_CANONICAL_DIGITS = 15;
 
 /**
  * Reads flat lines from their bytes under one {@link FlatPlan}; one per bulk buffer. What it read
- * last ({@link values}, {@link storedBytes}, and the plan's `kinds`/`starts`/`ends`, which it fills
- * with offsets into the bytes as `readFlatLine` fills them with offsets into the line) is valid
- * until the next {@link read}.
+ * last ({@link values}, {@link storedBytes}, and the plan's `kinds`/`starts`/`ends`, offsets into
+ * the bytes) is valid until the next {@link read}.
  */
 export class FlatLineBytes {
-  /** The values of the line read last by field name (`_id` included), as `readFlatLine` gives them; the same map every time. */
+  /** The values of the line read last by field name (`_id` included), as `validateDocument` gives them; the same map every time. */
   readonly values = new Map<string, readonly FieldValue[]>();
   /** The UTF-8 of each field's name (slot order) for matching keys. */
   private readonly names: readonly Uint8Array[];
@@ -102,10 +104,10 @@ export class FlatLineBytes {
 
   /**
    * Reads the document on `bytes[start, end)` (one line, without its newline); returns its id, or
-   * null when the line needs the string path. `deriveId` gives the id of a line without `_id`
+   * null when the line needs the general path. `deriveId` gives the id of a line without `_id`
    * from its line number.
    * @throws YarrowError(ErrorCode.invalidDocument) for a mapped value of the wrong type, exactly
-   *   as `readFlatLine` does.
+   *   as `validateDocument` does.
    */
   read(bytes: Buffer, start: number, end: number, source: string, line: number, deriveId: (line: number | undefined) => string): string | null {
     if (!this.scan(bytes, start, end)) return null;
@@ -113,7 +115,7 @@ export class FlatLineBytes {
     const { fields, kinds, starts, ends } = this.plan;
     const n = fields.length;
     const values = this.values;
-    // The checks in the string path's order: `_id`, then the fields.
+    // The checks in the general path's order: `_id`, then the fields.
     let id: string;
     this.storedEnd = 0;
     this.writeAscii('{"_id":');
@@ -126,7 +128,7 @@ export class FlatLineBytes {
       this.copy(bytes, starts[n], ends[n]);
     } else {
       const raw = valueOf(idKind, bytes, starts[n], ends[n]);
-      // `_id: null` is left to the general path, as `readFlatLine` leaves it.
+      // `_id: null` is left to the general path (it then derives an id).
       if (raw === null) return null;
       id = readId(raw, { source, line })!;
       this.writeString(JSON.stringify(id));
@@ -173,7 +175,7 @@ export class FlatLineBytes {
         const keyStart = i + 1;
         let k = keyStart;
         // An escaped key may spell a mapped name; a control character is invalid JSON; a
-        // non-ASCII key is left to the string path.
+        // non-ASCII key is left to the general path.
         while (k < end && stringClass[bytes[k]] === PLAIN) k++;
         if (k >= end || bytes[k] !== 0x22) return false;
         const slot = this.slotOf(bytes, keyStart, k);

@@ -1,8 +1,7 @@
 /**
- * The bulk load's flat-line fast path (`flat-json-bytes.ts` over a line's bytes, `flat-json-line.ts`
- * over its string) against the general path (JSON.parse, validateDocument, JSON.stringify): for
- * any chunk of lines, valid or not, all give the same segment bytes, or the same error (message and
- * details naming line, field, expected and actual).
+ * The bulk load's flat-line fast path (`flat-json-bytes.ts`) against the general path (JSON.parse,
+ * validateDocument, JSON.stringify): for any chunk of lines, valid or not, both give the same
+ * segment bytes, or the same error (message and details naming line, field, expected and actual).
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +9,7 @@ import fc from 'fast-check';
 import { getAnalyzer } from '../../../src/engine/analysis/index.js';
 import { BulkBuffer } from '../../../src/engine/commit/bulk-chunk.js';
 import { YarrowError } from '../../../src/engine/errors.js';
-import { flatPlanOf, readFlatLine } from '../../../src/engine/schema/flat-json-line.js';
+import { flatPlanOf } from '../../../src/engine/schema/flat-json-line.js';
 import { parseMapping } from '../../../src/engine/schema/mapping.js';
 import type { Mapping } from '../../../src/engine/schema/mapping.js';
 
@@ -101,11 +100,11 @@ interface Outcome {
   readonly error?: { message: string; details: unknown };
 }
 
-/** The fast path reading lines from their bytes, the fast path reading them from their strings, the general path. */
-type Path = 'bytes' | 'line-strings' | 'general';
+/** The fast path or the general path. */
+type Path = 'bytes' | 'general';
 
 async function load(m: Mapping, chunk: string | Uint8Array, path: Path): Promise<Outcome> {
-  const buffer = new BulkBuffer(m, getAnalyzer, path !== 'general', true, path === 'bytes');
+  const buffer = new BulkBuffer(m, getAnalyzer, path === 'bytes');
   try {
     buffer.addChunk(typeof chunk === 'string' ? Buffer.from(chunk) : chunk, 1, 'input.jsonl', 'test:');
   } catch (e) {
@@ -123,7 +122,6 @@ describe('bulk load fast path', () => {
         const chunk = `${lines.join('\n')}\n`;
         const general = await load(mapping, chunk, 'general');
         assert.deepEqual(await load(mapping, chunk, 'bytes'), general);
-        assert.deepEqual(await load(mapping, chunk, 'line-strings'), general);
       }),
       { numRuns: 300 },
     );
@@ -141,42 +139,10 @@ describe('bulk load fast path', () => {
     for (const chunk of chunks) {
       const general = await load(mapping, chunk, 'general');
       assert.deepEqual(await load(mapping, chunk, 'bytes'), general);
-      assert.deepEqual(await load(mapping, chunk, 'line-strings'), general);
     }
   });
 
-  it('never takes a line that JSON.parse refuses', () => {
-    const plan = flatPlanOf(mapping)!;
-    fc.assert(
-      fc.property(mangled, (l) => {
-        let fast: unknown;
-        try {
-          fast = readFlatLine(plan, l, 0, l.length, { line: 1 }, () => 'derived');
-        } catch (e) {
-          if (!(e instanceof YarrowError)) throw e;
-          fast = 'type error';
-        }
-        if (fast === null) return;
-        assert.doesNotThrow(() => JSON.parse(l), `fast path took ${JSON.stringify(l)}`);
-      }),
-      { numRuns: 3000 },
-    );
-  });
-
-  it('takes the common lines and leaves the rest to the general path', () => {
-    const plan = flatPlanOf(mapping)!;
-    const read = (l: string): ReturnType<typeof readFlatLine> => readFlatLine(plan, l, 0, l.length, { line: 3 }, (n) => `line${String(n)}`);
-    const doc = read('{"_id":"a","title":"Hello \\"world\\"","body":"x","other":[1,{"y":[true,null]}],"year":1999}');
-    assert.ok(doc !== null);
-    assert.equal(doc.storedJson, '{"_id":"a","title":"Hello \\"world\\"","year":1999}');
-    assert.deepEqual(doc.values.get('title'), ['Hello "world"']);
-    assert.deepEqual(doc.values.get('year'), [1999]);
-    assert.equal(read('{"title":"no id"}')?.storedJson, '{"_id":"line3","title":"no id"}');
-    assert.equal(read('{"_id":null}'), null);
-    assert.equal(read('{"_id":"a","title":"x","title":"y"}'), null);
-    assert.equal(read('[1]'), null);
-    assert.equal(read('{"_id":"a",}'), null);
-    assert.throws(() => read('{"_id":"a","year":"1999"}'), /line 3: field "year": expected int, got string \("1999"\)/);
+  it('leaves mappings it does not cover to the general path', () => {
     // Mappings the fast path does not cover.
     assert.equal(flatPlanOf(parseMapping({ fields: { 'a.b': english } }, 'dotted')), null);
     assert.equal(flatPlanOf(parseMapping({ fields: { '*_t': english } }, 'wildcard')), null);
