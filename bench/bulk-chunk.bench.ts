@@ -10,11 +10,12 @@
  *   node --expose-gc --max-semi-space-size=4 --heap-growing-percent=25 --import tsx bench/bulk-chunk.bench.ts [--corpus npm|debian|all]
  *   YARROW_BENCH_ROUNDS=5 ... (the best round by CPU time is printed; default 3)
  *   YARROW_BENCH_MAPPING=text ... (the mapping `yarrow-cli` indexes with: `_id` and the searched fields)
+ *   YARROW_BENCH_PATHS=bytes,general ... (only these paths; default all)
  *
- * Runs each round three times, interleaved: the flat-line fast path (`flat-json-line.ts`) with
- * the text of ASCII lines inverted from their bytes (`FieldInverter.invertAscii`), the same with
- * every value inverted from its string, and the general path (JSON.parse, validateDocument,
- * JSON.stringify).
+ * Runs each round once per path, interleaved: the flat-line fast path reading each line from its
+ * bytes (`flat-json-bytes.ts`) with the text of ASCII values inverted from their bytes
+ * (`FieldInverter.invertAscii`) (`bytes`); the same with every value inverted from its string
+ * (`strings`); and the general path (JSON.parse, validateDocument, JSON.stringify) (`general`).
  * Prints per corpus and path: docs per CPU-second (best round; wall time alongside), time in GC and the
  * share of it, flush time, segments.
  */
@@ -76,9 +77,9 @@ function cpuMs(): number {
 
 /** The paths a round can take, as named in the output. */
 const PATHS = {
-  'flat-line fast path, bytes': { fastPath: true, bytePath: true },
-  'flat-line fast path, strings': { fastPath: true, bytePath: false },
-  'general path': { fastPath: false, bytePath: false },
+  bytes: { fastPath: true, bytePath: true },
+  strings: { fastPath: true, bytePath: false },
+  general: { fastPath: false, bytePath: false },
 } as const;
 type PathName = keyof typeof PATHS;
 
@@ -123,13 +124,17 @@ async function round(corpus: CorpusName, chunks: readonly { bytes: Uint8Array; f
 
 async function main(): Promise<void> {
   const rounds = Number(process.env.YARROW_BENCH_ROUNDS ?? 3);
+  const paths = (process.env.YARROW_BENCH_PATHS?.split(',') ?? Object.keys(PATHS)).map((p) => {
+    if (!(p in PATHS)) throw new Error(`unknown path ${p}; expected some of ${Object.keys(PATHS).join(', ')}`);
+    return p as PathName;
+  });
   for (const corpus of parseCorpora(process.argv.slice(2))) {
     const docs = await loadCorpus(CORPORA[corpus], docLimit());
     const chunks = chunksOf(docs.map((d) => JSON.stringify(d)));
     // The paths' rounds interleaved so that the shared machine's load falls on all alike.
     const best = new Map<PathName, Round>();
     for (let r = 0; r < rounds; r++) {
-      for (const path of Object.keys(PATHS) as PathName[]) {
+      for (const path of paths) {
         const result = await round(corpus, chunks, path);
         const b = best.get(path);
         if (b === undefined || result.cpuMs < b.cpuMs) best.set(path, result);

@@ -4,10 +4,10 @@
  * segment buffer, with each document's input line and id kept for resolving ids across segments
  * (`bulk-ids.ts`). Apart from the thread so that a benchmark can time it on one thread.
  */
-import { isAscii } from 'node:buffer';
 import type { Analyzer } from '../analysis/analyzer.js';
 import { noVectors, validateDocument } from '../schema/document.js';
-import { flatPlanOf, isSimpleString, readFlatLine } from '../schema/flat-json-line.js';
+import { FlatLineBytes } from '../schema/flat-json-bytes.js';
+import { flatPlanOf, isSimpleString } from '../schema/flat-json-line.js';
 import type { FlatPlan } from '../schema/flat-json-line.js';
 import { isBlankLine, parseJsonLine } from '../schema/json-line.js';
 import type { Mapping } from '../schema/mapping.js';
@@ -30,9 +30,11 @@ export interface FlushedBulkBuffer {
 export class BulkBuffer {
   readonly buffer: SegmentBuffer;
   private lines: number[] = [];
-  /** The fast path's plan (`flat-json-line.ts`), null when every line takes the general path. */
-  private readonly flat: FlatPlan | null;
-  /** The bytes of the ASCII line the fast path read last, for inverting its text from them. */
+  /** The fast path over a line's bytes (`flat-json-bytes.ts`), null when every line takes the general path. */
+  private readonly flat: FlatLineBytes | null;
+  /** The document {@link flat} read last: its values map is the reader's, the same for every line. */
+  private readonly flatDoc: { readonly values: FlatLineBytes['values']; readonly vectors: typeof noVectors } | null;
+  /** The fast path's line as {@link ByteValues}, for inverting its text from its bytes; null when off. */
   private readonly asciiLine: AsciiLine | null;
 
   /**
@@ -46,8 +48,17 @@ export class BulkBuffer {
     bytePath = true,
   ) {
     this.buffer = new SegmentBuffer(mapping, analyzer, { idsAtFlush: true });
-    this.flat = fastPath ? flatPlanOf(mapping) : null;
-    this.asciiLine = this.flat === null || !bytePath ? null : new AsciiLine(this.flat);
+    const plan = fastPath ? flatPlanOf(mapping) : null;
+    const inverted = bytePath && plan !== null;
+    // A text value may wait for an inverter to ask for its string when nothing else the segment
+    // buffer keeps reads it (`SegmentBuffer.add`: doc values and suggestions read the values).
+    const onlyInverted = (name: string): boolean => {
+      const f = mapping.field(name);
+      return inverted && f !== undefined && !f.filter && !f.facet && !f.sort && f.suggest === null;
+    };
+    this.flat = plan === null ? null : new FlatLineBytes(plan, onlyInverted);
+    this.flatDoc = this.flat === null ? null : { values: this.flat.values, vectors: noVectors };
+    this.asciiLine = this.flat === null || !inverted ? null : new AsciiLine(plan, this.flat);
   }
 
   /** Docs buffered. */
@@ -64,9 +75,7 @@ export class BulkBuffer {
    */
   addChunk(bytes: Uint8Array, firstLine: number, source: string, idPrefix: string): { docs: number; lastLine: number } {
     const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const { buffer, lines, mapping, flat, asciiLine } = this;
-    // One check for the whole chunk, most often; else one per line that might be ASCII.
-    const allAscii = asciiLine !== null && isAscii(input);
+    const { buffer, lines, mapping, flat, flatDoc, asciiLine } = this;
     const deriveId = (at: number | undefined): string => lineDocumentId(idPrefix, at!);
     let line = firstLine;
     let at = line === 1 && input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf ? 3 : 0;
@@ -75,33 +84,27 @@ export class BulkBuffer {
     for (; at < input.length; line++) {
       let lineEnd = input.indexOf(0x0a, at);
       if (lineEnd < 0) lineEnd = input.length;
-      // Each line decoded on its own: the strings the fast path slices from it (ids, values, and
-      // the terms the vocabulary keeps) then hold on to one line, not to the whole chunk.
-      const text = input.toString('utf8', at, lineEnd);
-      if (!isBlankLine(text)) {
-        const location = { source, line };
-        const fast = flat === null ? null : readFlatLine(flat, text, 0, text.length, location, deriveId);
-        let id: string;
-        if (fast !== null) {
-          id = fast.id;
-          // On an ASCII line a character's offset is its byte's, and a byte is the UTF-16 code
-          // unit it decodes to: text values are inverted from the chunk's bytes.
-          const ascii = asciiLine !== null && (allAscii || (text.length === lineEnd - at && isAscii(input.subarray(at, lineEnd))));
-          if (ascii) asciiLine.at(input, at);
-          buffer.add({ values: fast.values, vectors: noVectors }, id, fast.storedJson, ascii ? asciiLine : undefined);
-        } else {
+      const flatId = flat === null ? null : flat.read(input, at, lineEnd, source, line, deriveId);
+      if (flatId !== null) {
+        asciiLine?.at(input);
+        buffer.add(flatDoc!, flatId, flat!.storedBytes(), asciiLine ?? undefined);
+        lines.push(line);
+        docs++;
+        lastLine = line;
+      } else {
+        const text = input.toString('utf8', at, lineEnd);
+        if (!isBlankLine(text)) {
           const raw = parseJsonLine(text, source, line);
           if (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && !('_id' in raw)) {
             (raw as Record<string, unknown>)._id = lineDocumentId(idPrefix, line);
           }
-          const doc = validateDocument(mapping, raw, location);
+          const doc = validateDocument(mapping, raw, { source, line });
           // Every object has an id by now: its own (validated) or the one derived above.
-          id = doc.id!;
-          buffer.add(doc, id, JSON.stringify(doc.stored));
+          buffer.add(doc, doc.id!, JSON.stringify(doc.stored));
+          lines.push(line);
+          docs++;
+          lastLine = line;
         }
-        lines.push(line);
-        docs++;
-        lastLine = line;
       }
       at = lineEnd + 1;
     }
@@ -121,29 +124,33 @@ export class BulkBuffer {
 
 /**
  * The line the fast path read last, as {@link ByteValues}: a text field whose value is a string
- * {@link isSimpleString} calls is inverted from the line's bytes; any other value from its string.
- * Only for lines that are ASCII (the read line's offsets are then its bytes').
+ * {@link isSimpleString} calls is inverted from the line's bytes (the reader takes only ASCII
+ * values); any other value from its string, which the reader makes then if it has not yet.
  */
 class AsciiLine implements ByteValues {
   private bytes: Uint8Array = new Uint8Array(0);
-  private offset = 0;
   /** Field name -> slot of the plan. */
   private readonly slots: Map<string, number>;
 
-  constructor(private readonly plan: FlatPlan) {
+  constructor(
+    private readonly plan: FlatPlan,
+    private readonly reader: FlatLineBytes,
+  ) {
     this.slots = new Map(plan.fields.map((f, slot) => [f.name, slot]));
   }
 
-  /** The line read last starts at `bytes[offset]`. */
-  at(bytes: Uint8Array, offset: number): void {
+  /** The line read last is in `bytes` (the reader's offsets are into them). */
+  at(bytes: Uint8Array): void {
     this.bytes = bytes;
-    this.offset = offset;
   }
 
   invert(inverter: FieldInverter, docId: number): boolean {
     const slot = this.slots.get(inverter.field);
     const plan = this.plan;
     if (slot === undefined || !isSimpleString(plan, slot)) return false;
-    return inverter.invertAscii(docId, this.bytes, this.offset + plan.starts[slot] + 1, this.offset + plan.ends[slot] - 1);
+    if (inverter.invertAscii(docId, this.bytes, plan.starts[slot] + 1, plan.ends[slot] - 1)) return true;
+    // The inverter needs the string, which the reader may not have made yet.
+    this.reader.resolve(slot);
+    return false;
   }
 }

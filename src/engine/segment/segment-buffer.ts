@@ -124,10 +124,10 @@ export class SegmentBuffer {
   }
 
   /**
-   * Adds a document whose id is known (`storedJson`: its stored fields as JSON); a buffered doc with the same id is replaced.
+   * Adds a document whose id is known (`storedJson`: its stored fields as JSON, or its UTF-8); a buffered doc with the same id is replaced.
    * `bytes`, when given, may invert a field from its value's bytes instead (see {@link ByteValues}).
    */
-  add(doc: Pick<ValidDocument, 'values' | 'vectors'>, id: string, storedJson: string, bytes?: ByteValues): void {
+  add(doc: Pick<ValidDocument, 'values' | 'vectors'>, id: string, storedJson: string | Uint8Array, bytes?: ByteValues): void {
     const docId = this.ids.length;
     const idToDoc = this.idToDoc;
     if (idToDoc !== null) {
@@ -154,7 +154,8 @@ export class SegmentBuffer {
       col.offsets.push(col.values.length);
     }
     if (doc.vectors.size > 0) for (const [field, vector] of doc.vectors) this.vectorWriter(field, vector.length).add(docId, vector);
-    this.stored.addRaw(storedJson);
+    if (typeof storedJson === 'string') this.stored.addRaw(storedJson);
+    else this.stored.addRawBytes(storedJson);
   }
 
   /** The vector writer of a semantic field (the writer checked the dimension before the log). */

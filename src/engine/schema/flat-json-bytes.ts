@@ -1,0 +1,446 @@
+/**
+ * The flat-line fast path (plan in `flat-json-line.ts`) over a line's UTF-8 bytes, for the common
+ * line of a bulk load. One pass over the bytes checks the JSON grammar and notes where the value of
+ * each mapped key lies; no string is made for the line, none for a text value that only an
+ * inverter reads (it inverts the value's bytes, `FieldInverter.invertAscii`, and asks for the
+ * string only if it cannot), no object for the document, and the stored JSON is put together as
+ * UTF-8 from the line's own bytes, for `StoredFieldsWriter.addRawBytes`.
+ *
+ * It is exact, not approximate: whatever it returns equals what decoding the line, `JSON.parse`,
+ * `validateDocument` and `JSON.stringify(doc.stored)` give (the property tests pin it), and
+ * whenever it is not sure it returns null and the caller takes that general path, which also words
+ * every error: escaped keys, a mapped key twice, `_id: null`, anything that is not valid JSON,
+ * nesting deeper than {@link MAX_DEPTH}, and a byte above 0x7f in a key or a mapped value
+ * (non-ASCII text goes by its string, which `invertAscii` needs anyway). Such bytes in unmapped
+ * values are skipped: decoding never turns them into a quote or a backslash, nor an ASCII byte
+ * into anything else, so they change neither the JSON's shape nor anything the document keeps.
+ * Type errors of mapped values are thrown by the general path's own checks (`readId`,
+ * `checkValue`) on the same JS values in the same order, after the whole line has been read, so a
+ * line that is both invalid JSON and badly typed still reports its JSON first.
+ */
+import { checkValue, readId } from './field-values.js';
+import type { FieldValue } from './field-values.js';
+import type { FlatPlan } from './flat-json-line.js';
+import { Kind, MAX_DEPTH } from './flat-json-line.js';
+
+/** What a byte is inside a JSON string: nothing special, its end, an escape, invalid, or part of a non-ASCII character. */
+const PLAIN = 0;
+const QUOTE = 1;
+const BACKSLASH = 2;
+const CONTROL = 3;
+const HIGH = 4;
+const stringClass = ((): Uint8Array => {
+  const t = new Uint8Array(256);
+  t.fill(CONTROL, 0, 0x20);
+  t[0x22] = QUOTE;
+  t[0x5c] = BACKSLASH;
+  t.fill(HIGH, 0x80);
+  return t;
+})();
+
+/** What the last scan found, besides where it ended: the {@link Kind} of a string, and whether a byte above 0x7f was in the value. */
+let scannedKind = 0;
+let scannedHigh = false;
+
+/** Starts a value: no byte above 0x7f seen yet (a function, so that the type checker does not take the flag for constant). */
+function clearHigh(): void {
+  scannedHigh = false;
+}
+
+/** Canonical JSON integers (what `JSON.stringify` writes back the same) have at most this many digits (below 2^53). */
+const MAX_CANONICAL_DIGITS = 15;
+
+/**
+ * Reads flat lines from their bytes under one {@link FlatPlan}; one per bulk buffer. What it read
+ * last ({@link values}, {@link storedBytes}, and the plan's `kinds`/`starts`/`ends`, offsets into
+ * the bytes) is valid until the next {@link read}.
+ */
+export class FlatLineBytes {
+  /** The values of the line read last by field name (`_id` included), as `validateDocument` gives them; the same map every time. */
+  readonly values = new Map<string, readonly FieldValue[]>();
+  /** The UTF-8 of each field's name (slot order) for matching keys. */
+  private readonly names: readonly Uint8Array[];
+  /** `,"name":` of each field, as UTF-8. */
+  private readonly storedKeys: readonly Uint8Array[];
+  /**
+   * Per slot, a one-value array standing for a text value whose string is made only when an
+   * inverter asks for it ({@link resolve}); null for a field whose values others read.
+   */
+  private readonly deferred: readonly (FieldValue[] | null)[];
+  private stored = Buffer.alloc(4096);
+  private storedEnd = 0;
+  private bytes: Buffer = this.stored;
+
+  /**
+   * `deferrable(name)` says whether only the field's inverter reads its values (no doc values, no
+   * suggestions): its string values then wait for {@link resolve}.
+   */
+  constructor(
+    private readonly plan: FlatPlan,
+    deferrable: (name: string) => boolean,
+  ) {
+    const encoder = new TextEncoder();
+    this.names = plan.fields.map((f) => encoder.encode(f.name));
+    this.storedKeys = plan.storedKeys.map((k) => encoder.encode(k));
+    this.deferred = plan.fields.map((f) => (f.baseType === 'text' && deferrable(f.name) ? [''] : null));
+  }
+
+  /** The stored JSON of the line read last, as UTF-8 (a view of a buffer the next read overwrites). */
+  storedBytes(): Uint8Array {
+    return this.stored.subarray(0, this.storedEnd);
+  }
+
+  /**
+   * Makes the string of the deferred value in `slot` (an index of `plan.fields`) of the line read
+   * last, in the array {@link values} holds for it; does nothing for a value that is not deferred
+   * (not a string without `\/` or `\u` escapes, or of a field whose values others read).
+   */
+  resolve(slot: number): void {
+    const values = this.deferred[slot];
+    const { kinds, starts, ends } = this.plan;
+    const kind = kinds[slot];
+    if (values !== null && (kind === Kind.plainString || kind === Kind.shortEscapedString)) values[0] = stringOf(kind, this.bytes, starts[slot], ends[slot]);
+  }
+
+  /**
+   * Reads the document on `bytes[start, end)` (one line, without its newline); returns its id, or
+   * null when the line needs the general path. `deriveId` gives the id of a line without `_id`
+   * from its line number.
+   * @throws YarrowError(ErrorCode.invalidDocument) for a mapped value of the wrong type, exactly
+   *   as `validateDocument` does.
+   */
+  read(bytes: Buffer, start: number, end: number, source: string, line: number, deriveId: (line: number | undefined) => string): string | null {
+    if (!this.scan(bytes, start, end)) return null;
+    this.bytes = bytes;
+    const { fields, kinds, starts, ends } = this.plan;
+    const n = fields.length;
+    const values = this.values;
+    // The checks in the general path's order: `_id`, then the fields.
+    let id: string;
+    this.storedEnd = 0;
+    this.writeAscii('{"_id":');
+    const idKind = kinds[n];
+    if (idKind === Kind.absent) {
+      id = deriveId(line);
+      this.writeString(JSON.stringify(id));
+    } else if (idKind === Kind.plainString) {
+      id = readId(bytes.toString('latin1', starts[n] + 1, ends[n] - 1), { source, line })!;
+      this.copy(bytes, starts[n], ends[n]);
+    } else {
+      const raw = valueOf(idKind, bytes, starts[n], ends[n]);
+      // `_id: null` is left to the general path (it then derives an id).
+      if (raw === null) return null;
+      id = readId(raw, { source, line })!;
+      this.writeString(JSON.stringify(id));
+    }
+    values.set('_id', [id]);
+    for (let s = 0; s < n; s++) {
+      const f = fields[s];
+      const kind = kinds[s];
+      if ((kind === Kind.plainString || kind === Kind.shortEscapedString) && f.baseType === 'text') {
+        // A string is a valid value of any text field: `checkValue` would return it as is.
+        values.set(f.name, this.deferred[s] ?? [stringOf(kind, bytes, starts[s], ends[s])]);
+        if (f.store) this.storeRaw(s, bytes);
+        continue;
+      }
+      const v = kind === Kind.absent ? undefined : valueOf(kind, bytes, starts[s], ends[s]);
+      values.set(f.name, checkValue(v, false, f, { source, line }));
+      if (!f.store || v === undefined || v === null) continue;
+      if (kind === Kind.literal || kind === Kind.plainString || kind === Kind.shortEscapedString || (kind === Kind.number && isCanonicalInteger(bytes, starts[s], ends[s]))) {
+        this.storeRaw(s, bytes);
+      } else {
+        this.copy(this.storedKeys[s], 0, this.storedKeys[s].length);
+        this.writeString(JSON.stringify(v));
+      }
+    }
+    this.writeAscii('}');
+    return id;
+  }
+
+  /**
+   * Checks the grammar of the line and notes in the plan's scratch where each mapped value lies
+   * and its {@link Kind}; false when the line is not one this reader takes (see the module comment).
+   */
+  private scan(bytes: Buffer, start: number, end: number): boolean {
+    const { kinds, starts, ends } = this.plan;
+    kinds.fill(Kind.absent);
+    let i = skipSpace(bytes, start, end);
+    if (i >= end || bytes[i] !== 0x7b /* { */) return false;
+    i = skipSpace(bytes, i + 1, end);
+    if (i < end && bytes[i] === 0x7d /* } */) {
+      i++;
+    } else {
+      for (;;) {
+        if (i >= end || bytes[i] !== 0x22) return false;
+        const keyStart = i + 1;
+        let k = keyStart;
+        // An escaped key may spell a mapped name; a control character is invalid JSON; a
+        // non-ASCII key is left to the general path.
+        while (k < end && stringClass[bytes[k]] === PLAIN) k++;
+        if (k >= end || bytes[k] !== 0x22) return false;
+        const slot = this.slotOf(bytes, keyStart, k);
+        i = skipSpace(bytes, k + 1, end);
+        if (i >= end || bytes[i] !== 0x3a /* : */) return false;
+        i = skipSpace(bytes, i + 1, end);
+        if (i >= end) return false;
+        const valueStart = i;
+        const c = bytes[i];
+        let kind: number;
+        clearHigh();
+        if (c === 0x22) {
+          i = scanString(bytes, i, end);
+          kind = scannedKind;
+        } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+          i = scanNumber(bytes, i, end);
+          kind = Kind.number;
+        } else if (c === 0x74 /* t */ || c === 0x66 /* f */ || c === 0x6e /* n */) {
+          i = scanLiteral(bytes, i, end, c);
+          kind = Kind.literal;
+        } else if (c === 0x5b || c === 0x7b) {
+          i = skipComposite(bytes, i, end, 1);
+          kind = Kind.composite;
+        } else {
+          return false;
+        }
+        if (i < 0) return false;
+        if (slot >= 0) {
+          // A repeated mapped key: JSON.parse keeps the last; leave that to it.
+          if (scannedHigh || kinds[slot] !== Kind.absent) return false;
+          kinds[slot] = kind;
+          starts[slot] = valueStart;
+          ends[slot] = i;
+        }
+        i = skipSpace(bytes, i, end);
+        if (i >= end) return false;
+        const sep = bytes[i];
+        if (sep === 0x7d) {
+          i++;
+          break;
+        }
+        if (sep !== 0x2c /* , */) return false;
+        i = skipSpace(bytes, i + 1, end);
+      }
+    }
+    return skipSpace(bytes, i, end) === end;
+  }
+
+  /** The slot of the key `bytes[start, end)`: a field's index, the `_id` slot (`fields.length`), or -1 when unmapped. */
+  private slotOf(bytes: Buffer, start: number, end: number): number {
+    const length = end - start;
+    const names = this.names;
+    if (length === 3 && bytes[start] === 0x5f && bytes[start + 1] === 0x69 && bytes[start + 2] === 0x64) return names.length;
+    for (let s = 0; s < names.length; s++) {
+      const name = names[s];
+      if (name.length !== length) continue;
+      let m = 0;
+      while (m < length && bytes[start + m] === name[m]) m++;
+      if (m === length) return s;
+    }
+    return -1;
+  }
+
+  /** Appends the key of field `slot` and its value's bytes as the line has them. */
+  private storeRaw(slot: number, bytes: Buffer): void {
+    const key = this.storedKeys[slot];
+    this.copy(key, 0, key.length);
+    this.copy(bytes, this.plan.starts[slot], this.plan.ends[slot]);
+  }
+
+  /** Appends `from[start, end)` to the stored JSON. */
+  private copy(from: Uint8Array, start: number, end: number): void {
+    const n = end - start;
+    this.reserve(n);
+    const stored = this.stored;
+    let p = this.storedEnd;
+    // Runs of most values by hand: a native copy costs more to call (and a view to make) than to do.
+    if (n < 512) {
+      for (let i = start; i < end; i++) stored[p++] = from[i];
+    } else {
+      stored.set(from.subarray(start, end), p);
+      p += n;
+    }
+    this.storedEnd = p;
+  }
+
+  /** Appends ASCII `text` to the stored JSON. */
+  private writeAscii(text: string): void {
+    this.reserve(text.length);
+    const stored = this.stored;
+    let p = this.storedEnd;
+    for (let i = 0; i < text.length; i++) stored[p++] = text.charCodeAt(i);
+    this.storedEnd = p;
+  }
+
+  /** Appends `text` to the stored JSON as UTF-8. */
+  private writeString(text: string): void {
+    // UTF-8 takes at most 3 bytes per UTF-16 code unit.
+    this.reserve(text.length * 3);
+    this.storedEnd += this.stored.write(text, this.storedEnd);
+  }
+
+  private reserve(n: number): void {
+    if (this.storedEnd + n <= this.stored.length) return;
+    const next = Buffer.alloc(Math.max(2 * this.stored.length, this.storedEnd + n));
+    this.stored.copy(next, 0, 0, this.storedEnd);
+    this.stored = next;
+  }
+}
+
+/** The string of a (valid, ASCII) JSON string of {@link Kind} `kind` at `bytes[start, end)`, quotes included. */
+function stringOf(kind: number, bytes: Buffer, start: number, end: number): string {
+  return kind === Kind.plainString ? bytes.toString('latin1', start + 1, end - 1) : (JSON.parse(bytes.toString('latin1', start, end)) as string);
+}
+
+/** The JS value of a mapped value the scan found valid (and ASCII: latin1 is then UTF-8). */
+function valueOf(kind: number, bytes: Buffer, start: number, end: number): unknown {
+  switch (kind) {
+    case Kind.plainString:
+      return bytes.toString('latin1', start + 1, end - 1);
+    case Kind.number:
+      // Number() and JSON.parse read a valid JSON number alike.
+      return Number(bytes.toString('latin1', start, end));
+    case Kind.literal: {
+      const c = bytes[start];
+      return c === 0x74 ? true : c === 0x66 ? false : null;
+    }
+    default:
+      return JSON.parse(bytes.toString('latin1', start, end)) as unknown;
+  }
+}
+
+/** Whether the valid JSON number `bytes[start, end)` is an integer that `JSON.stringify(Number(...))` writes back the same. */
+function isCanonicalInteger(bytes: Uint8Array, start: number, end: number): boolean {
+  if (bytes[start] === 0x2d) start++;
+  const digits = end - start;
+  // "-0" reads as -0, which JSON.stringify writes as "0".
+  if (bytes[start] === 0x30) return digits === 1 && bytes[start - 1] !== 0x2d;
+  if (digits > MAX_CANONICAL_DIGITS) return false;
+  for (let i = start; i < end; i++) if (!isDigit(bytes[i])) return false;
+  return true;
+}
+
+function skipSpace(bytes: Uint8Array, i: number, end: number): number {
+  for (; i < end; i++) {
+    const c = bytes[i];
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return i;
+  }
+  return i;
+}
+
+/**
+ * Scans the string opening at `bytes[i]`; returns the index after its closing quote (its
+ * {@link Kind} in {@link scannedKind}; {@link scannedHigh} set if it holds a byte above 0x7f),
+ * or -1 when it is not a valid JSON string.
+ */
+function scanString(bytes: Uint8Array, i: number, end: number): number {
+  let kind: number = Kind.plainString;
+  for (let j = i + 1; j < end; j++) {
+    const type = stringClass[bytes[j]];
+    if (type === PLAIN) continue;
+    if (type === QUOTE) {
+      scannedKind = kind;
+      return j + 1;
+    }
+    if (type === HIGH) {
+      scannedHigh = true;
+      continue;
+    }
+    if (type === CONTROL) return -1;
+    j++;
+    if (j >= end) return -1;
+    const e = bytes[j];
+    if (e === 0x22 || e === 0x5c || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
+      if (kind === Kind.plainString) kind = Kind.shortEscapedString;
+    } else if (e === 0x2f /* / */) {
+      kind = Kind.escapedString;
+    } else if (e === 0x75 /* u */) {
+      if (j + 4 >= end) return -1;
+      for (let h = j + 1; h <= j + 4; h++) if (!isHex(bytes[h])) return -1;
+      j += 4;
+      kind = Kind.escapedString;
+    } else {
+      return -1;
+    }
+  }
+  return -1;
+}
+
+function isHex(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** Scans a JSON number (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`) at `bytes[i]`; returns its end or -1. */
+function scanNumber(bytes: Uint8Array, i: number, end: number): number {
+  if (bytes[i] === 0x2d) i++;
+  if (i >= end) return -1;
+  const first = bytes[i];
+  if (first === 0x30) {
+    i++;
+  } else if (first >= 0x31 && first <= 0x39) {
+    while (i < end && isDigit(bytes[i])) i++;
+  } else {
+    return -1;
+  }
+  if (i < end && bytes[i] === 0x2e /* . */) {
+    i++;
+    if (i >= end || !isDigit(bytes[i])) return -1;
+    while (i < end && isDigit(bytes[i])) i++;
+  }
+  if (i < end && (bytes[i] | 0x20) === 0x65 /* e E */) {
+    i++;
+    if (i < end && (bytes[i] === 0x2b || bytes[i] === 0x2d)) i++;
+    if (i >= end || !isDigit(bytes[i])) return -1;
+    while (i < end && isDigit(bytes[i])) i++;
+  }
+  return i;
+}
+
+/** Scans `true`, `false` or `null` at `bytes[i]` (first byte `c`); returns its end or -1. */
+function scanLiteral(bytes: Uint8Array, i: number, end: number, c: number): number {
+  if (c === 0x74) return i + 4 <= end && bytes[i + 1] === 0x72 && bytes[i + 2] === 0x75 && bytes[i + 3] === 0x65 ? i + 4 : -1;
+  if (c === 0x66) return i + 5 <= end && bytes[i + 1] === 0x61 && bytes[i + 2] === 0x6c && bytes[i + 3] === 0x73 && bytes[i + 4] === 0x65 ? i + 5 : -1;
+  return i + 4 <= end && bytes[i + 1] === 0x75 && bytes[i + 2] === 0x6c && bytes[i + 3] === 0x6c ? i + 4 : -1;
+}
+
+/** Checks the array or object opening at `bytes[i]` (at nesting `depth`); returns its end or -1. */
+function skipComposite(bytes: Uint8Array, i: number, end: number, depth: number): number {
+  if (depth > MAX_DEPTH) return -1;
+  const isObject = bytes[i] === 0x7b;
+  const close = isObject ? 0x7d : 0x5d;
+  i = skipSpace(bytes, i + 1, end);
+  if (i < end && bytes[i] === close) return i + 1;
+  for (;;) {
+    if (isObject) {
+      if (i >= end || bytes[i] !== 0x22) return -1;
+      i = scanString(bytes, i, end);
+      if (i < 0) return -1;
+      i = skipSpace(bytes, i, end);
+      if (i >= end || bytes[i] !== 0x3a) return -1;
+      i = skipSpace(bytes, i + 1, end);
+    }
+    if (i >= end) return -1;
+    const c = bytes[i];
+    if (c === 0x22) {
+      i = scanString(bytes, i, end);
+    } else if (c === 0x2d || isDigit(c)) {
+      i = scanNumber(bytes, i, end);
+    } else if (c === 0x74 || c === 0x66 || c === 0x6e) {
+      i = scanLiteral(bytes, i, end, c);
+    } else if (c === 0x5b || c === 0x7b) {
+      i = skipComposite(bytes, i, end, depth + 1);
+    } else {
+      return -1;
+    }
+    if (i < 0) return -1;
+    i = skipSpace(bytes, i, end);
+    if (i >= end) return -1;
+    const sep = bytes[i];
+    if (sep === close) return i + 1;
+    if (sep !== 0x2c) return -1;
+    i = skipSpace(bytes, i + 1, end);
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * The flat-line reader over bytes (`flat-json-bytes.ts`) against the general path over the decoded
+ * line (JSON.parse, validateDocument, JSON.stringify of the stored fields): whenever it takes a
+ * line it gives the same id, values and stored JSON, and whenever it throws, the same error (so it
+ * never takes a line JSON.parse refuses); it takes the common lines of real package metadata and
+ * leaves the unusual ones (non-ASCII values, escaped keys, `_id: null`...) to the general path.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { YarrowError } from '../../../src/engine/errors.js';
+import { FlatLineBytes } from '../../../src/engine/schema/flat-json-bytes.js';
+import { validateDocument } from '../../../src/engine/schema/document.js';
+import { flatPlanOf } from '../../../src/engine/schema/flat-json-line.js';
+import { parseJsonLine } from '../../../src/engine/schema/json-line.js';
+import { parseMapping } from '../../../src/engine/schema/mapping.js';
+import type { Mapping } from '../../../src/engine/schema/mapping.js';
+
+const english = { type: 'text', search: { lexical: { analyze: 'english' } } };
+const mapping = parseMapping({
+  fields: {
+    _id: { type: 'id' },
+    title: english,
+    body: { ...english, store: false },
+    tags: { type: 'text[]', search: false, filter: true, facet: true },
+    year: { type: 'int', filter: true, sort: true },
+    views: { type: 'long', sort: true },
+    rating: { type: 'double', filter: true },
+    ok: { type: 'bool', filter: true },
+    day: { type: 'date', filter: true },
+    at: { type: 'datetime', sort: true },
+    must: { ...english, required: true },
+    constructor: english,
+    where: { type: 'geopoint' },
+    'título': english,
+  },
+}, 'bytes');
+
+const corpusMapping = parseMapping({
+  fields: { _id: { type: 'id' }, name: english, summary: english, description: english, section: { type: 'text', search: false, filter: true, facet: true }, installed_size: { type: 'int', filter: true } },
+}, 'corpus');
+
+type Outcome =
+  | { readonly taken: false }
+  | { readonly taken: true; readonly id: string; readonly values: [string, unknown][]; readonly stored: string }
+  | { readonly error: { message: string; details: unknown } };
+
+function caught(e: unknown): Outcome {
+  if (!(e instanceof YarrowError)) throw e;
+  return { error: { message: e.message, details: e.details } };
+}
+
+/** Reads `line` (at offset 3 of a longer buffer, so offsets are the buffer's) from its bytes, deferred values made. */
+function byBytes(reader: FlatLineBytes, m: Mapping, line: string): Outcome {
+  const bytes = Buffer.concat([Buffer.from('xx\n'), Buffer.from(line), Buffer.from('\n{}')]);
+  const end = 3 + Buffer.byteLength(line);
+  let id: string | null;
+  try {
+    id = reader.read(bytes, 3, end, 'in.jsonl', 7, (n) => `line${String(n)}`);
+  } catch (e) {
+    return caught(e);
+  }
+  if (id === null) return { taken: false };
+  const plan = flatPlanOf(m)!;
+  for (let slot = 0; slot < plan.fields.length; slot++) reader.resolve(slot);
+  return { taken: true, id, values: sortedValues(reader.values), stored: Buffer.from(reader.storedBytes()).toString('utf8') };
+}
+
+function sortedValues(values: ReadonlyMap<string, readonly unknown[]>): [string, unknown][] {
+  return [...values].map(([k, v]): [string, unknown] => [k, [...v]]).sort(([a], [b]) => (a < b ? -1 : 1));
+}
+
+/** Reads `line` by the general path, as the bulk path does (with the id of line 7 when it has none). */
+function byGeneral(m: Mapping, line: string): Outcome {
+  try {
+    const raw = parseJsonLine(line, 'in.jsonl', 7);
+    if (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && !('_id' in raw)) (raw as Record<string, unknown>)._id = 'line7';
+    const doc = validateDocument(m, raw, { source: 'in.jsonl', line: 7 });
+    return { taken: true, id: doc.id!, values: sortedValues(doc.values), stored: JSON.stringify(doc.stored) };
+  } catch (e) {
+    return caught(e);
+  }
+}
+
+/** Asserts the byte reader agrees with the string reader on `line`; returns whether it took the line. */
+function agrees(reader: FlatLineBytes, m: Mapping, line: string): boolean {
+  const bytes = byBytes(reader, m, line);
+  if ('taken' in bytes && !bytes.taken) {
+    // Left to the general path: fine whatever that does.
+    return false;
+  }
+  assert.deepEqual(bytes, byGeneral(m, line), `line ${JSON.stringify(line)}`);
+  return true;
+}
+
+const keys = ['_id', 'title', 'body', 'tags', 'year', 'views', 'rating', 'ok', 'day', 'at', 'must', 'constructor', 'where', 'título', 'other', '__proto__', 'titl'];
+const text = fc.oneof(
+  fc.string({ unit: fc.constantFrom('a', 'B', ' ', 'run', 'é', '"', '\\', '\n', '\r', '\t', '\b', '\f', '\u0001', '/', '😀', '中', '\u2028', '\u007f'), maxLength: 12 }),
+  fc.constantFrom('2024-02-29', '2023-13-01', '2024-01-01T10:00:00Z', '', 'x'.repeat(70_000)),
+);
+const leaf = fc.oneof(
+  text,
+  fc.integer({ min: -3_000_000_000, max: 3_000_000_000 }),
+  fc.double({ noNaN: true }),
+  fc.constantFrom(0, -0, 1.5, 1e21, 2 ** 53, 2 ** 53 + 2, 999_999_999_999_999, 1_000_000_000_000_000, true, false, null),
+);
+const value = fc.oneof(
+  { weight: 5, arbitrary: leaf },
+  { weight: 1, arbitrary: fc.array(leaf, { maxLength: 3 }) },
+  { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('lat', 'lon', 'é'), fc.oneof(fc.double({ min: -200, max: 200, noNaN: true }), text), { maxKeys: 3 }) },
+);
+const validDoc = fc.record({
+  _id: fc.oneof(fc.string({ minLength: 1, maxLength: 6 }), fc.nat(), fc.constant(undefined)),
+  title: fc.oneof(text, fc.constant(undefined)),
+  body: fc.oneof(text, fc.constant(undefined)),
+  tags: fc.oneof(fc.array(text, { maxLength: 3 }), text, fc.constant(undefined)),
+  year: fc.oneof(fc.integer({ min: 1900, max: 2100 }), fc.constant(undefined)),
+  views: fc.oneof(fc.integer(), fc.constant(undefined)),
+  ok: fc.oneof(fc.boolean(), fc.constant(undefined)),
+  must: fc.oneof(text, text, fc.constant(null)),
+  other: fc.oneof(value, fc.constant(undefined)),
+}, { requiredKeys: [] });
+const anyDoc = fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: 6 });
+
+/** A document as a line, at times written as JSON.stringify does not write it. */
+const line = fc.tuple(fc.oneof(validDoc, anyDoc), fc.constantFrom('plain', 'plain', 'spaced', 'crlf', 'escaped-key', 'repeated', 'numbers', 'escapes')).map(([doc, style]) => {
+  const json = JSON.stringify(doc);
+  switch (style) {
+    case 'spaced':
+      return ` ${JSON.stringify(doc, null, 1).replaceAll('\n', ' ')}\t`;
+    case 'crlf':
+      return `${json}\r`;
+    case 'escaped-key':
+      return json.replace('"title"', '"t\\u0069tle"');
+    case 'repeated':
+      return json.length > 2 ? `${json.slice(0, -1)},"title":"again"}` : json;
+    case 'numbers':
+      return json.replace(/([:,[])(-?\d+)(?=[,}\]])/g, (_, before: string, n: string) => `${before}${n}.0e0`);
+    case 'escapes':
+      return json.replaceAll('/', '\\/').replaceAll('é', '\\u00e9').replaceAll('\\n', '\\u000A');
+    default:
+      return json;
+  }
+});
+const mangled = fc.tuple(line, fc.nat(), fc.constantFrom('', '"', '\\', ',', '}', ']', '{', ':', '\t', '\u0000', '\u001f', '\u007f', '\u00e9', '\ufeff', '-', '+', '.', 'e', '0', '01', 'tru', 'nul', 'fals', '\\u12', '\\x', ' ', '\r')).map(
+  ([l, at, insert]) => {
+    const i = at % (l.length + 1);
+    return l.slice(0, i) + insert + l.slice(i + (at % 2));
+  },
+);
+
+/** The first `lines` lines of a real corpus from the shared data directory (`shared/data` beside the checkout or above it). */
+function realLines(file: string, lines: number): string[] {
+  let dir = fileURLToPath(new URL('.', import.meta.url));
+  while (!existsSync(path.join(dir, 'shared', 'data', file)) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return gunzipSync(readFileSync(path.join(dir, 'shared', 'data', file))).toString('utf8').split('\n', lines);
+}
+
+describe('FlatLineBytes', () => {
+  it('gives what the general path gives, or leaves the line to it, on generated lines', () => {
+    const reader = new FlatLineBytes(flatPlanOf(mapping)!, () => true);
+    // Values of other fields made at once: both ways must agree.
+    const eager = new FlatLineBytes(flatPlanOf(mapping)!, () => false);
+    let taken = 0;
+    fc.assert(
+      fc.property(fc.oneof({ weight: 3, arbitrary: line }, { weight: 1, arbitrary: mangled }), (l) => {
+        if (agrees(reader, mapping, l)) taken++;
+        agrees(eager, mapping, l);
+      }),
+      { numRuns: 4000 },
+    );
+    assert.ok(taken > 1000, `${taken} lines taken`);
+  });
+
+  it('gives what the general path gives on npm and Debian package metadata, and takes most of its lines', () => {
+    for (const file of ['npm-packages.jsonl.gz', 'debian-packages.jsonl.gz']) {
+      const reader = new FlatLineBytes(flatPlanOf(corpusMapping)!, (name) => name !== 'section');
+      const lines = realLines(file, 5000);
+      let taken = 0;
+      for (const l of lines) if (agrees(reader, corpusMapping, l)) taken++;
+      assert.ok(taken > 0.9 * lines.length, `${file}: ${taken} of ${lines.length} lines taken`);
+    }
+  });
+
+  it('takes the common lines and leaves the unusual ones', () => {
+    const reader = new FlatLineBytes(flatPlanOf(mapping)!, () => true);
+    const taken = (l: string): boolean => agrees(reader, mapping, l);
+    assert.ok(taken('{"_id":"a","title":"Hello \\"world\\"\\n","must":"m","other":[1,{"y":[true,null,"é"]}],"year":1999,"views":-0,"ok":false}\r'));
+    assert.equal(Buffer.from(reader.storedBytes()).toString(), '{"_id":"a","title":"Hello \\"world\\"\\n","year":1999,"views":0,"ok":false,"must":"m"}');
+    assert.ok(taken('{"must":"no id","rating":1.0e1,"views":123456789012345}'));
+    assert.equal(Buffer.from(reader.storedBytes()).toString(), '{"_id":"line7","views":123456789012345,"rating":10,"must":"no id"}');
+    assert.ok(taken('{"_id":12,"must":"a\\/b \\u00e9","tags":["x","y"]}'));
+    assert.equal(Buffer.from(reader.storedBytes()).toString(), '{"_id":"12","tags":["x","y"],"must":"a/b é"}');
+    assert.ok(taken(`{"_id":"big","must":"${'word '.repeat(100_000)}"}`));
+    // Errors are the string path's.
+    assert.ok(taken('{"_id":"a","must":"m","year":"1999"}'));
+    assert.ok(taken('{"_id":"a","year":1999}'));
+    assert.ok(taken('{"_id":"","must":"m"}'));
+    assert.ok(taken('{"_id":1.5,"must":"m"}'));
+    const wrong = Buffer.from('{"_id":"a","must":7}');
+    assert.throws(() => reader.read(wrong, 0, wrong.length, 'in', 3, () => 'x'), /line 3: field "must": expected text, got number \(7\)/);
+    // Left to the string path.
+    for (const l of ['', '  \r', '{"_id":null,"must":"m"}', '{"_id":"a","title":"x","title":"y","must":"m"}', '{"t\\u0069tle":"x","must":"m"}',
+      '{"_id":"é","must":"m"}', '{"must":"café"}', '{"título":"x","must":"m"}', '[1]', '{"_id":"a",}', '\ufeff{"must":"m"}', `{"must":"m","deep":${'['.repeat(70)}${']'.repeat(70)}}`]) {
+      assert.equal(taken(l), false, l);
+    }
+    // Non-ASCII in an unmapped value does not matter.
+    assert.ok(taken('{"_id":"a","must":"m","other":"ça, 東京 😀"}'));
+  });
+});
