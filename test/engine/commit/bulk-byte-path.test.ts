@@ -7,10 +7,6 @@
  * over-long tokens, stop words) mixed with what it leaves to the string path (non-ASCII, `\u`
  * and `\/` escapes).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -20,6 +16,7 @@ import { BulkBuffer } from '../../../src/engine/commit/bulk-chunk.js';
 import { FieldInverter } from '../../../src/engine/segment/field-inverter.js';
 import { parseMapping } from '../../../src/engine/schema/mapping.js';
 import type { Mapping } from '../../../src/engine/schema/mapping.js';
+import { corpusLines } from '../../helpers/corpus-sample.js';
 
 const english = { type: 'text', search: { lexical: { analyze: 'english' } } };
 const mapping = parseMapping({
@@ -54,16 +51,6 @@ async function segmentOf(m: Mapping, chunk: Uint8Array, path: 'bytes' | 'strings
   buffer.addChunk(chunk, 1, 'input.jsonl', 'test:');
   const { flushed } = await buffer.flush('_0');
   return [...flushed.files].sort(([a], [b]) => (a < b ? -1 : 1));
-}
-
-/** The first `lines` lines of a real corpus from the shared data directory (`shared/data` beside the checkout or above it). */
-function realSample(file: string, lines: number): Uint8Array {
-  let dir = fileURLToPath(new URL('.', import.meta.url));
-  while (!existsSync(path.join(dir, 'shared', 'data', file)) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  const all = gunzipSync(readFileSync(path.join(dir, 'shared', 'data', file)));
-  let end = 0;
-  for (let n = 0; n < lines && end >= 0; n++) end = all.indexOf(0x0a, end) + 1;
-  return Uint8Array.from(all.subarray(0, end > 0 ? end : all.length));
 }
 
 /** Words the byte scan must split, case and join exactly as the string scan does. */
@@ -116,7 +103,7 @@ describe('bulk load byte path', () => {
     const counter = countByteValues();
     try {
       for (const file of ['npm-packages.jsonl.gz', 'debian-packages.jsonl.gz']) {
-        const sample = realSample(file, 4000);
+        const sample = corpusLines(file, 4000);
         const before = counter.count();
         const bytes = await segmentOf(mapping, sample, 'bytes');
         // Most values of these corpora take the byte path: the comparison covers it.

@@ -5,10 +5,6 @@
  * never takes a line JSON.parse refuses); it takes the common lines of real package metadata and
  * leaves the unusual ones (non-ASCII values, escaped keys, `_id: null`...) to the general path.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -19,6 +15,7 @@ import { flatPlanOf } from '../../../src/engine/schema/flat-json-line.js';
 import { parseJsonLine } from '../../../src/engine/schema/json-line.js';
 import { parseMapping } from '../../../src/engine/schema/mapping.js';
 import type { Mapping } from '../../../src/engine/schema/mapping.js';
+import { corpusLines } from '../../helpers/corpus-sample.js';
 
 const english = { type: 'text', search: { lexical: { analyze: 'english' } } };
 const mapping = parseMapping({
@@ -153,13 +150,6 @@ const mangled = fc.tuple(line, fc.nat(), fc.constantFrom('', '"', '\\', ',', '}'
   },
 );
 
-/** The first `lines` lines of a real corpus from the shared data directory (`shared/data` beside the checkout or above it). */
-function realLines(file: string, lines: number): string[] {
-  let dir = fileURLToPath(new URL('.', import.meta.url));
-  while (!existsSync(path.join(dir, 'shared', 'data', file)) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  return gunzipSync(readFileSync(path.join(dir, 'shared', 'data', file))).toString('utf8').split('\n', lines);
-}
-
 describe('FlatLineBytes', () => {
   it('gives what the general path gives, or leaves the line to it, on generated lines', () => {
     const reader = new FlatLineBytes(flatPlanOf(mapping)!, () => true);
@@ -179,7 +169,7 @@ describe('FlatLineBytes', () => {
   it('gives what the general path gives on npm and Debian package metadata, and takes most of its lines', () => {
     for (const file of ['npm-packages.jsonl.gz', 'debian-packages.jsonl.gz']) {
       const reader = new FlatLineBytes(flatPlanOf(corpusMapping)!, (name) => name !== 'section');
-      const lines = realLines(file, 5000);
+      const lines = Buffer.from(corpusLines(file, 5000)).toString('utf8').split('\n', 5000);
       let taken = 0;
       for (const l of lines) if (agrees(reader, corpusMapping, l)) taken++;
       assert.ok(taken > 0.9 * lines.length, `${file}: ${taken} of ${lines.length} lines taken`);
