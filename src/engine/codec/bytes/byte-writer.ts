@@ -72,20 +72,7 @@ export class ByteWriter {
    */
   writeVarintDeltas(values: ArrayLike<number>, from: number, count: number): void {
     this.ensure(5 * count);
-    const buf = this.buf;
-    let p = this.len;
-    let prev = 0;
-    for (let i = from; i < from + count; i++) {
-      const value = values[i];
-      let v = value - prev;
-      prev = value;
-      while (v >= 0x80) {
-        buf[p++] = (v & 0x7f) | 0x80;
-        v >>>= 7;
-      }
-      buf[p++] = v;
-    }
-    this.len = p;
+    this.len = putVarintDeltas(this.buf, this.len, values, from, from + count);
   }
 
   /**
@@ -100,17 +87,9 @@ export class ByteWriter {
     let p = this.len;
     let i = from;
     for (let k = runFrom; k < runFrom + runCount; k++) {
-      let prev = 0;
-      for (const end = i + runs[k]; i < end; i++) {
-        const value = values[i];
-        let v = value - prev;
-        prev = value;
-        while (v >= 0x80) {
-          buf[p++] = (v & 0x7f) | 0x80;
-          v >>>= 7;
-        }
-        buf[p++] = v;
-      }
+      const end = i + runs[k];
+      p = putVarintDeltas(buf, p, values, i, end);
+      i = end;
     }
     this.len = p;
   }
@@ -293,4 +272,23 @@ export function varintSize(v: number): number {
   if (v < 0x400_0000_0000) return 6;
   if (v < 0x2_0000_0000_0000) return 7;
   return v < TWO_POW_32 * 0x100_0000 ? 8 : 9; // 2^56
+}
+
+/**
+ * Writes `values[from..end)` into `buf` at `p` as varints of their differences from the value
+ * before (the first from 0), with room already ensured; returns the position after them.
+ */
+function putVarintDeltas(buf: Uint8Array, p: number, values: ArrayLike<number>, from: number, end: number): number {
+  let prev = 0;
+  for (let i = from; i < end; i++) {
+    const value = values[i];
+    let v = value - prev;
+    prev = value;
+    while (v >= 0x80) {
+      buf[p++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    buf[p++] = v;
+  }
+  return p;
 }
