@@ -21,7 +21,20 @@ const RADIX_RUN = 32;
 let scratchKeys = new Uint32Array(0);
 let scratchSpare = new Uint32Array(0);
 let scratchIds = new Int32Array(0);
+/** Ranges left to sort, as (start, end, offset) triples. */
+let pending = new Int32Array(3 * 64);
 const counts = new Int32Array(UNIT_MASK + 2);
+
+/*
+ * Why the sort is cut into small functions of one loop each: a flush runs once or twice per thread,
+ * so its first sort starts in the interpreter and V8 compiles the long loops on the fly (on-stack
+ * replacement). Such code is compiled with the type feedback gathered so far, and the code after
+ * the loop has none yet: reaching it leaves the compiled code again, and V8 keeps that code for the
+ * loop's next entry, which left it again, once per tied run of the sort (tens of times a flush, a
+ * fifth of a bulk thread's sort time). A function with one loop and nothing after it has all its
+ * feedback by the time its loop is compiled; and no recursion: the runs still to sort wait in a
+ * list.
+ */
 
 /**
  * The ids `0 .. terms.length - 1` ordered by their terms. A term's key holds its first code units;
@@ -30,40 +43,88 @@ const counts = new Int32Array(UNIT_MASK + 2);
  */
 export function sortedTermIds(terms: readonly string[]): Int32Array {
   const n = terms.length;
-  const ids = new Int32Array(n);
-  for (let i = 0; i < n; i++) ids[i] = i;
+  const ids = identity(n);
   if (inOrder(terms)) return ids;
-  const byTerm = (a: number, b: number): number => (terms[a] < terms[b] ? -1 : terms[a] > terms[b] ? 1 : 0);
   if (scratchKeys.length < n) {
     scratchKeys = new Uint32Array(n);
     scratchSpare = new Uint32Array(n);
     scratchIds = new Int32Array(n);
   }
-  sortRun(terms, ids, 0, n, 0, byTerm);
+  pending[0] = 0;
+  pending[1] = n;
+  pending[2] = 0;
+  for (let top = 3; top > 0; ) {
+    top -= 3;
+    const start = pending[top];
+    const end = pending[top + 1];
+    const offset = pending[top + 2];
+    fillKeys(terms, ids, start, end, offset);
+    radixSort(scratchKeys, ids, start, end);
+    top = splitRuns(terms, ids, start, end, offset, top);
+  }
   return ids;
 }
 
-/**
- * Puts `ids[start, end)`, whose terms share their first `offset` units, in term order: keyed by
- * their units from `offset` on and radix-sorted, then each run of tied keys likewise.
- */
-function sortRun(terms: readonly string[], ids: Int32Array, start: number, end: number, offset: number, byTerm: (a: number, b: number) => number): void {
+/** The ids `0 .. n - 1` in order. */
+function identity(n: number): Int32Array {
+  const ids = new Int32Array(n);
+  for (let i = 0; i < n; i++) ids[i] = i;
+  return ids;
+}
+
+/** Keys `ids[start, end)` by their terms' units from `offset` on, into {@link scratchKeys}. */
+function fillKeys(terms: readonly string[], ids: Int32Array, start: number, end: number, offset: number): void {
   const keys = scratchKeys;
   for (let i = start; i < end; i++) keys[i] = prefixKey(terms[ids[i]], offset);
-  radixSort(keys, ids, start, end);
+}
+
+/**
+ * Goes over the runs of tied keys of the sorted `ids[start, end)`: a short run, or one whose key
+ * holds a capped unit, is sorted by its strings; a longer one whose terms go on past the key is
+ * added to {@link pending} (from index `top`) to be keyed by its next units. Returns the new top.
+ */
+function splitRuns(terms: readonly string[], ids: Int32Array, start: number, end: number, offset: number, top: number): number {
+  const keys = scratchKeys;
   for (let s = start; s < end; ) {
     const key = keys[s];
     let e = s + 1;
     while (e < end && keys[e] === key) e++;
     if (e - s > 1) {
       if (e - s < RADIX_RUN || hasCappedUnit(key)) {
-        ids.subarray(s, e).sort(byTerm);
+        sortByStrings(terms, ids, s, e);
       } else if ((key & UNIT_MASK) !== 0) {
         // Every term of the run goes on past this key (else they are all equal): their next units decide.
-        sortRun(terms, ids, s, e, offset + KEY_UNITS, byTerm);
+        if (top + 3 > pending.length) pending = growPending(pending);
+        pending[top] = s;
+        pending[top + 1] = e;
+        pending[top + 2] = offset + KEY_UNITS;
+        top += 3;
       }
     }
     s = e;
+  }
+  return top;
+}
+
+/** A copy of `list` with twice the room. */
+function growPending(list: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(list.length * 2);
+  grown.set(list);
+  return grown;
+}
+
+/** Sorts `ids[start, end)` by their terms compared as strings: by insertion when few, else by the built-in sort. */
+function sortByStrings(terms: readonly string[], ids: Int32Array, start: number, end: number): void {
+  if (end - start >= RADIX_RUN) {
+    ids.subarray(start, end).sort((a, b) => (terms[a] < terms[b] ? -1 : terms[a] > terms[b] ? 1 : 0));
+    return;
+  }
+  for (let i = start + 1; i < end; i++) {
+    const id = ids[i];
+    const term = terms[id];
+    let j = i;
+    for (; j > start && terms[ids[j - 1]] > term; j--) ids[j] = ids[j - 1];
+    ids[j] = id;
   }
 }
 
@@ -77,17 +138,10 @@ function radixSort(keys: Uint32Array, ids: Int32Array, start: number, end: numbe
   let toKeys: Uint32Array = scratchSpare;
   let toIds: Int32Array = scratchIds;
   for (let shift = 0; shift < KEY_UNITS * UNIT_BITS; shift += UNIT_BITS) {
-    counts.fill(0);
-    for (let i = start; i < end; i++) counts[((fromKeys[i] >>> shift) & UNIT_MASK) + 1]++;
+    countDigits(fromKeys, start, end, shift);
     if (counts[((fromKeys[start] >>> shift) & UNIT_MASK) + 1] === end - start) continue;
-    counts[0] = start;
-    for (let d = 1; d <= UNIT_MASK; d++) counts[d] += counts[d - 1];
-    for (let i = start; i < end; i++) {
-      const k = fromKeys[i];
-      const at = counts[(k >>> shift) & UNIT_MASK]++;
-      toKeys[at] = k;
-      toIds[at] = fromIds[i];
-    }
+    digitStarts(start);
+    scatter(fromKeys, fromIds, toKeys, toIds, start, end, shift);
     const keysWritten = toKeys;
     toKeys = fromKeys;
     fromKeys = keysWritten;
@@ -98,6 +152,28 @@ function radixSort(keys: Uint32Array, ids: Int32Array, start: number, end: numbe
   if (fromKeys !== keys) {
     keys.set(fromKeys.subarray(start, end), start);
     ids.set(fromIds.subarray(start, end), start);
+  }
+}
+
+/** Counts the keys of `keys[start, end)` by their digit at `shift`: digit `d` in `counts[d + 1]`. */
+function countDigits(keys: Uint32Array, start: number, end: number, shift: number): void {
+  counts.fill(0);
+  for (let i = start; i < end; i++) counts[((keys[i] >>> shift) & UNIT_MASK) + 1]++;
+}
+
+/** Turns the counts into where each digit's keys start, from `start` on. */
+function digitStarts(start: number): void {
+  counts[0] = start;
+  for (let d = 1; d <= UNIT_MASK; d++) counts[d] += counts[d - 1];
+}
+
+/** One pass of the radix sort: `keys[start, end)` and their ids to their digit's place in `toKeys` / `toIds`. */
+function scatter(keys: Uint32Array, ids: Int32Array, toKeys: Uint32Array, toIds: Int32Array, start: number, end: number, shift: number): void {
+  for (let i = start; i < end; i++) {
+    const k = keys[i];
+    const at = counts[(k >>> shift) & UNIT_MASK]++;
+    toKeys[at] = k;
+    toIds[at] = ids[i];
   }
 }
 
