@@ -353,8 +353,7 @@ export class FieldInverter {
 
   /** Writes the field's terms, in sorted order, into a segment of `maxDoc` docs. */
   async writeTo(writer: SegmentWriter, maxDoc: number, slicer: TimeSlicer): Promise<void> {
-    const norms = new Uint8Array(maxDoc);
-    for (let d = 0; d < this.lengthsUsed; d++) norms[d] = lengthToNorm(this.lengths[d]);
+    const norms = normsOf(this.lengths, this.lengthsUsed, maxDoc);
     writer.startField(this.field, IndexOptions.docsFreqsPositions, norms, {
       docCount: this.docCount,
       sumTotalTermFreq: this.sumTotalTermFreq,
@@ -446,6 +445,16 @@ class TermPostings {
     this.freqs = new Int32Array(count * 2);
     this.positions = new Int32Array(count * 2);
   }
+}
+
+/**
+ * The norm byte of each of `maxDoc` docs from the field lengths of the first `used` (the rest have
+ * none). Apart from the async {@link FieldInverter.writeTo}, which V8 compiles late.
+ */
+function normsOf(lengths: Int32Array, used: number, maxDoc: number): Uint8Array {
+  const norms = new Uint8Array(maxDoc);
+  for (let d = 0; d < used; d++) norms[d] = lengthToNorm(lengths[d]);
+  return norms;
 }
 
 /** A copy of `a` with room for at least `min` elements (at least double its length). */

@@ -34,6 +34,35 @@ export function packedBytes(count: number, bits: number): number {
 export function packBlock(w: ByteWriter, values: Uint32Array, count: number, bits: number): void {
   checkShape(count, bits);
   if (bits === 0) return;
+  const nBytes = packedBytes(count, bits);
+  if (bits <= 24) {
+    // Straight into the writer's buffer, a byte at a time: the pending bits (fewer than 8) and a
+    // value of at most 24 bits stay below 2^31. Postings' doc deltas and frequencies are this narrow.
+    const buf = w.reserve(nBytes);
+    const limit = (1 << bits) - 1;
+    let p = w.length;
+    let pending = 0;
+    let held = 0;
+    for (let i = 0; i < count; i++) {
+      const v = values[i];
+      if (v > limit) throw new RangeError(`value ${v} at index ${i} does not fit in ${bits} bits`);
+      pending |= v << held;
+      held += bits;
+      while (held >= 8) {
+        buf[p++] = pending;
+        pending >>>= 8;
+        held -= 8;
+      }
+    }
+    if (held > 0) buf[p++] = pending;
+    w.advance(p);
+    return;
+  }
+  packWide(w, values, count, bits, nBytes);
+}
+
+/** {@link packBlock} for widths above 24 bits: through 32-bit words. */
+function packWide(w: ByteWriter, values: Uint32Array, count: number, bits: number, nBytes: number): void {
   const limit = 2 ** bits - 1;
   const nWords = (count * bits + 31) >>> 5;
   let word = 0;
@@ -52,7 +81,6 @@ export function packBlock(w: ByteWriter, values: Uint32Array, count: number, bit
     }
   }
   if (wi < nWords) words[wi] = word;
-  const nBytes = packedBytes(count, bits);
   if (LITTLE_ENDIAN) {
     // The words' bytes in memory are the stream's bytes.
     w.writeBytesOf(wordBytes, nBytes);

@@ -40,6 +40,22 @@ export class ByteWriter {
     this.dataView = null;
   }
 
+  /**
+   * Makes room for `n` more bytes and returns the buffer, for a caller that writes a run of values
+   * straight into it from {@link length} on (with {@link putVarint}, {@link putStringFrom}) and
+   * then calls {@link advance}: one check for room per run instead of one per value. The buffer
+   * is valid until the next write.
+   */
+  reserve(n: number): Uint8Array {
+    if (this.len + n > this.buf.length) this.ensure(n);
+    return this.buf;
+  }
+
+  /** Sets the length to `end`, after writing bytes up to it into the buffer {@link reserve} returned. */
+  advance(end: number): void {
+    this.len = end;
+  }
+
   /** Appends one byte (the low 8 bits of `b`). */
   writeByte(b: number): void {
     if (this.len === this.buf.length) this.ensure(1);
@@ -117,24 +133,7 @@ export class ByteWriter {
   /** Appends `v`, an integer in [0, 2^53), as an unsigned LEB128 varint. */
   writeVarint(v: number): void {
     this.ensure(8);
-    const buf = this.buf;
-    let p = this.len;
-    if (v >>> 0 === v) {
-      // Fast path: bit operations are exact for uint32.
-      while (v >= 0x80) {
-        buf[p++] = (v & 0x7f) | 0x80;
-        v >>>= 7;
-      }
-      buf[p++] = v;
-    } else {
-      if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`varint out of range: ${v}`);
-      while (v >= 0x80) {
-        buf[p++] = (v % 0x80) | 0x80;
-        v = Math.floor(v / 0x80);
-      }
-      buf[p++] = v;
-    }
-    this.len = p;
+    this.len = putVarint(this.buf, this.len, v);
   }
 
   /**
@@ -165,30 +164,8 @@ export class ByteWriter {
    * case (a term's suffix after the prefix it shares with the previous term).
    */
   writeStringFrom(s: string, from: number): void {
-    const n = s.length - from;
-    // UTF-8 needs at most 3 bytes per UTF-16 code unit; reserve the widest length prefix first.
-    const maxBytes = n * 3;
-    const prefix = varintSize(maxBytes);
-    // 8 spare bytes so the writeVarint below never reallocates and drops the encoded string.
-    this.ensure(8 + maxBytes);
-    const buf = this.buf;
-    const start = this.len + prefix;
-    let p = start;
-    let i = from;
-    // Short ASCII strings are the common case (terms, keywords): the tightest loop.
-    if (n <= 64) {
-      for (; i < s.length; i++) {
-        const c = s.charCodeAt(i);
-        if (c >= 0x80) break;
-        buf[p++] = c;
-      }
-    }
-    if (i < s.length) p = encodeUtf8(s, i, buf, p);
-    const written = p - start;
-    const actualPrefix = varintSize(written);
-    if (actualPrefix < prefix) buf.copyWithin(this.len + actualPrefix, start, start + written);
-    this.writeVarint(written);
-    this.len += written;
+    this.ensure(stringRoom(s.length - from));
+    this.len = putStringFrom(this.buf, this.len, s, from);
   }
 
   /** Appends the UTF-8 bytes of `s` with no length prefix; returns how many were written. */
@@ -222,6 +199,66 @@ export class ByteWriter {
   reset(): void {
     this.len = 0;
   }
+}
+
+/**
+ * Writes `v`, an integer in [0, 2^53), as an unsigned LEB128 varint at `buf[p]` (room for 8
+ * bytes); returns the position after it.
+ */
+export function putVarint(buf: Uint8Array, p: number, v: number): number {
+  if (v >>> 0 === v) {
+    // Fast path: bit operations are exact for uint32.
+    while (v >= 0x80) {
+      buf[p++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    buf[p++] = v;
+    return p;
+  }
+  if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`varint out of range: ${v}`);
+  while (v >= 0x80) {
+    buf[p++] = (v % 0x80) | 0x80;
+    v = Math.floor(v / 0x80);
+  }
+  buf[p++] = v;
+  return p;
+}
+
+/** Bytes {@link putStringFrom} may need for a string of `units` UTF-16 code units. */
+export function stringRoom(units: number): number {
+  // UTF-8 needs at most 3 bytes per UTF-16 code unit, plus the widest length prefix.
+  return 3 * units + 8;
+}
+
+/**
+ * Writes `s.slice(from)` as a varint UTF-8 byte length followed by its UTF-8 bytes at `buf[p]`
+ * (room for {@link stringRoom} of its length), without making the slice; returns the position
+ * after it.
+ */
+export function putStringFrom(buf: Uint8Array, p: number, s: string, from: number): number {
+  const n = s.length - from;
+  // Short ASCII strings are the common case (terms, keywords): their length is their one-byte
+  // prefix, and the tightest loop copies them.
+  if (n < 0x80) {
+    let q = p + 1;
+    let i = from;
+    for (; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) break;
+      buf[q++] = c;
+    }
+    if (i === s.length) {
+      buf[p] = n;
+      return q;
+    }
+  }
+  // Else reserve the widest length prefix, encode, and move the bytes back if the prefix is shorter.
+  const prefix = varintSize(n * 3);
+  const start = p + prefix;
+  const written = encodeUtf8(s, from, buf, start) - start;
+  const actualPrefix = varintSize(written);
+  if (actualPrefix < prefix) buf.copyWithin(p + actualPrefix, start, start + written);
+  return putVarint(buf, p, written) + written;
 }
 
 /**

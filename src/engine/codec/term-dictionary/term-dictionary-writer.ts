@@ -23,7 +23,7 @@
  * Only the block index lives in memory; a lookup binary-searches it and scans one block, so a
  * searcher opens a segment without decoding every term (Lucene's and tantivy's sparse index).
  */
-import { ByteWriter } from '../bytes/byte-writer.js';
+import { ByteWriter, putStringFrom, putVarint, stringRoom } from '../bytes/byte-writer.js';
 import { writeFooter, writeHeader } from '../file-format.js';
 import type { TermInfo } from '../postings/postings-reader.js';
 
@@ -31,6 +31,9 @@ export const TERM_DICTIONARY_MAGIC = 'YTDX';
 export const TERM_DICTIONARY_VERSION = 1;
 /** Terms per block of the term dictionary. */
 export const TERMS_PER_BLOCK = 32;
+
+/** Room for a term's entry besides its suffix: the shared prefix, five varints and a byte. */
+const ENTRY_ROOM = 6 * 8 + 1;
 
 interface FieldIndex {
   field: string;
@@ -61,35 +64,17 @@ export class TermDictionaryWriter {
 
   /** Adds the next term of the current field (strictly greater than the previous one). */
   addTerm(term: string, info: TermInfo): void {
-    this.addPrefixed(term);
     const out = this.out;
-    out.writeVarint(info.docFreq);
-    out.writeVarint(info.totalTermFreq - info.docFreq);
-    out.writeVarint(info.docFreq === 1 ? info.singletonDoc : info.postingsOffset);
-    out.writeVarint(info.positionsOffset);
-    out.writeVarint(info.maxFreq);
-    out.writeByte(info.minNorm);
+    const buf = out.reserve(stringRoom(term.length) + ENTRY_ROOM);
+    let p = this.putTerm(buf, out.length, term);
+    p = putVarint(buf, p, info.docFreq);
+    p = putVarint(buf, p, info.totalTermFreq - info.docFreq);
+    p = putVarint(buf, p, info.docFreq === 1 ? info.singletonDoc : info.postingsOffset);
+    p = putVarint(buf, p, info.positionsOffset);
+    p = putVarint(buf, p, info.maxFreq);
+    buf[p++] = info.minNorm;
+    out.advance(p);
     this.endTerm(term);
-  }
-
-  /** Starts a block if one is due, and writes `term` as its prefix shared with the previous term and the rest. */
-  private addPrefixed(term: string): void {
-    const out = this.out;
-    if (this.inBlock === 0) {
-      const field = this.current!;
-      field.firstTerms.push(term);
-      field.offsets.push(out.length);
-      this.previous = '';
-    }
-    const shared = sharedPrefix(this.previous, term);
-    out.writeVarint(shared);
-    out.writeStringFrom(term, shared);
-  }
-
-  private endTerm(term: string): void {
-    this.previous = term;
-    this.current!.termCount++;
-    if (++this.inBlock === TERMS_PER_BLOCK) this.inBlock = 0;
   }
 
   /**
@@ -97,15 +82,38 @@ export class TermDictionaryWriter {
    * with docFreq 1, without a term info made per term.
    */
   addSingleDoc(term: string, doc: number, totalTermFreq: number, positionsOffset: number, maxFreq: number, minNorm: number): void {
-    this.addPrefixed(term);
     const out = this.out;
-    out.writeByte(1);
-    out.writeVarint(totalTermFreq - 1);
-    out.writeVarint(doc);
-    out.writeVarint(positionsOffset);
-    out.writeVarint(maxFreq);
-    out.writeByte(minNorm);
+    const buf = out.reserve(stringRoom(term.length) + ENTRY_ROOM);
+    let p = this.putTerm(buf, out.length, term);
+    buf[p++] = 1;
+    p = putVarint(buf, p, totalTermFreq - 1);
+    p = putVarint(buf, p, doc);
+    p = putVarint(buf, p, positionsOffset);
+    p = putVarint(buf, p, maxFreq);
+    buf[p++] = minNorm;
+    out.advance(p);
     this.endTerm(term);
+  }
+
+  /**
+   * Writes `term` at `buf[p]` (room reserved) as its prefix shared with the previous term of the
+   * block and the rest, starting a block if one is due; returns the position after it.
+   */
+  private putTerm(buf: Uint8Array, p: number, term: string): number {
+    if (this.inBlock === 0) {
+      const field = this.current!;
+      field.firstTerms.push(term);
+      field.offsets.push(p);
+      this.previous = '';
+    }
+    const shared = sharedPrefix(this.previous, term);
+    return putStringFrom(buf, putVarint(buf, p, shared), term, shared);
+  }
+
+  private endTerm(term: string): void {
+    this.previous = term;
+    this.current!.termCount++;
+    if (++this.inBlock === TERMS_PER_BLOCK) this.inBlock = 0;
   }
 
   /** Writes the block index and the footer; returns the file. */
