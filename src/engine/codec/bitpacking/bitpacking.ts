@@ -35,30 +35,40 @@ export function packBlock(w: ByteWriter, values: Uint32Array, count: number, bit
   checkShape(count, bits);
   if (bits === 0) return;
   const nBytes = packedBytes(count, bits);
-  if (bits <= 24) {
-    // Straight into the writer's buffer, a byte at a time: the pending bits (fewer than 8) and a
-    // value of at most 24 bits stay below 2^31. Postings' doc deltas and frequencies are this narrow.
+  if (bits <= MAX_NARROW_BITS) {
     const buf = w.reserve(nBytes);
-    const limit = (1 << bits) - 1;
-    let p = w.length;
-    let pending = 0;
-    let held = 0;
-    for (let i = 0; i < count; i++) {
-      const v = values[i];
-      if (v > limit) throw new RangeError(`value ${v} at index ${i} does not fit in ${bits} bits`);
-      pending |= v << held;
-      held += bits;
-      while (held >= 8) {
-        buf[p++] = pending;
-        pending >>>= 8;
-        held -= 8;
-      }
-    }
-    if (held > 0) buf[p++] = pending;
-    w.advance(p);
+    w.advance(packNarrowInto(buf, w.length, values, count, bits));
     return;
   }
   packWide(w, values, count, bits, nBytes);
+}
+
+/** The widest values {@link packNarrowInto} packs. */
+export const MAX_NARROW_BITS = 24;
+
+/**
+ * {@link packBlock} of values at most {@link MAX_NARROW_BITS} bits wide (`bits` 0 to 24),
+ * straight into `buf` at `p` (room for {@link packedBytes}); returns the position after them.
+ * A byte at a time: the pending bits (fewer than 8) and a value of at most 24 bits stay below
+ * 2^31. Postings' doc deltas and frequencies are this narrow.
+ */
+export function packNarrowInto(buf: Uint8Array, p: number, values: Uint32Array, count: number, bits: number): number {
+  const limit = (1 << bits) - 1;
+  let pending = 0;
+  let held = 0;
+  for (let i = 0; i < count; i++) {
+    const v = values[i];
+    if (v > limit) throw new RangeError(`value ${v} at index ${i} does not fit in ${bits} bits`);
+    pending |= v << held;
+    held += bits;
+    while (held >= 8) {
+      buf[p++] = pending;
+      pending >>>= 8;
+      held -= 8;
+    }
+  }
+  if (held > 0) buf[p++] = pending;
+  return p;
 }
 
 /** {@link packBlock} for widths above 24 bits: through 32-bit words. */

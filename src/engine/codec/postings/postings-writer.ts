@@ -28,7 +28,7 @@
  * Block-max pruning uses these bounds to skip whole blocks.
  */
 import { ByteWriter } from '../bytes/byte-writer.js';
-import { packBlock } from '../bitpacking/bitpacking.js';
+import { MAX_NARROW_BITS, packBlock, packNarrowInto, packedBytes } from '../bitpacking/bitpacking.js';
 import { writeFooter, writeHeader } from '../file-format.js';
 import { IndexOptions, POSITIONS_MAGIC, POSTINGS_BLOCK, POSTINGS_MAGIC, POSTINGS_VERSION } from './postings-format.js';
 import type { TermInfo } from './postings-format.js';
@@ -86,6 +86,7 @@ export class PostingsWriter {
     const hasFreqs = options === IndexOptions.docsFreqsPositions && freqs !== null;
     const hasPositions = hasFreqs && positions !== null;
     const hasNorms = hasFreqs && norms !== null;
+    if (hasPositions && hasNorms && count > 1 && count <= POSTINGS_BLOCK) return this.writeOneBlock(count, docs, freqs, positions, norms);
     const positionsOffset = this.positions.length;
     const numBlocks = Math.ceil(count / POSTINGS_BLOCK);
     // A term of one block has no skip table: its block goes straight into `.pst`.
@@ -194,6 +195,64 @@ export class PostingsWriter {
     info.docFreq = count;
     info.postingsOffset = postingsOffset;
     info.singletonDoc = -1;
+    return info;
+  }
+
+  /**
+   * {@link writeTerm} of a scored field's term with positions in 2 to {@link POSTINGS_BLOCK} docs
+   * (most terms that are not in one doc only): one block, no skip table, no impacts; its two packed
+   * arrays written with one check for room. The same bytes as the general loop.
+   */
+  private writeOneBlock(count: number, docs: ArrayLike<number>, freqs: ArrayLike<number>, positions: ArrayLike<number>, norms: Uint8Array): TermInfo {
+    const blockDocs = this.blockDocs;
+    const blockFreqs = this.blockFreqs;
+    let prevDoc = -1;
+    let docOr = 0;
+    let freqOr = 0;
+    let totalTermFreq = 0;
+    let maxFreq = 1;
+    let minNorm = 255;
+    for (let i = 0; i < count; i++) {
+      const doc = docs[i];
+      const delta = doc - prevDoc - 1;
+      blockDocs[i] = delta;
+      docOr |= delta;
+      prevDoc = doc;
+      const f = freqs[i];
+      blockFreqs[i] = f - 1;
+      freqOr |= f - 1;
+      totalTermFreq += f;
+      if (f > maxFreq) maxFreq = f;
+      const nb = norms[doc];
+      if (nb < minNorm) minNorm = nb;
+    }
+    const positionsOffset = this.positions.length;
+    this.positions.writeVarintDeltaRuns(positions, 0, freqs, 0, count, totalTermFreq);
+    const out = this.postings;
+    const postingsOffset = out.length;
+    const docBits = 32 - Math.clz32(docOr);
+    const freqBits = 32 - Math.clz32(freqOr);
+    if (docBits <= MAX_NARROW_BITS && freqBits <= MAX_NARROW_BITS) {
+      const buf = out.reserve(2 + packedBytes(count, docBits) + packedBytes(count, freqBits));
+      let p = postingsOffset;
+      buf[p++] = docBits;
+      p = packNarrowInto(buf, p, blockDocs, count, docBits);
+      buf[p++] = freqBits;
+      out.advance(packNarrowInto(buf, p, blockFreqs, count, freqBits));
+    } else {
+      out.writeByte(docBits);
+      packBlock(out, blockDocs, count, docBits);
+      out.writeByte(freqBits);
+      packBlock(out, blockFreqs, count, freqBits);
+    }
+    const info = this.info;
+    info.docFreq = count;
+    info.totalTermFreq = totalTermFreq;
+    info.postingsOffset = postingsOffset;
+    info.singletonDoc = -1;
+    info.positionsOffset = positionsOffset;
+    info.maxFreq = maxFreq;
+    info.minNorm = minNorm;
     return info;
   }
 
