@@ -47,7 +47,13 @@ export class TermDictionaryWriter {
   private readonly out = new ByteWriter(1 << 16);
   private readonly fields: FieldIndex[] = [];
   private current: FieldIndex | null = null;
-  private previous = '';
+  /**
+   * The code units of the previous term of the block (its first {@link previousLength}): a term's
+   * shared prefix is then found by reading one string, not two, and its rest is copied from the
+   * same reads.
+   */
+  private previousUnits = new Uint16Array(64);
+  private previousLength = 0;
   private inBlock = 0;
 
   constructor() {
@@ -59,7 +65,7 @@ export class TermDictionaryWriter {
     this.current = { field, termCount: 0, firstTerms: [], offsets: [] };
     this.fields.push(this.current);
     this.inBlock = 0;
-    this.previous = '';
+    this.previousLength = 0;
   }
 
   /** Adds the next term of the current field (strictly greater than the previous one). */
@@ -74,7 +80,7 @@ export class TermDictionaryWriter {
     p = putVarint(buf, p, info.maxFreq);
     buf[p++] = info.minNorm;
     out.advance(p);
-    this.endTerm(term);
+    this.endTerm();
   }
 
   /**
@@ -92,7 +98,7 @@ export class TermDictionaryWriter {
     p = putVarint(buf, p, maxFreq);
     buf[p++] = minNorm;
     out.advance(p);
-    this.endTerm(term);
+    this.endTerm();
   }
 
   /**
@@ -104,14 +110,39 @@ export class TermDictionaryWriter {
       const field = this.current!;
       field.firstTerms.push(term);
       field.offsets.push(p);
-      this.previous = '';
+      this.previousLength = 0;
     }
-    const shared = sharedPrefix(this.previous, term);
-    return putStringFrom(buf, putVarint(buf, p, shared), term, shared);
+    const length = term.length;
+    if (length > this.previousUnits.length) {
+      const grown = new Uint16Array(Math.max(length, 2 * this.previousUnits.length));
+      grown.set(this.previousUnits);
+      this.previousUnits = grown;
+    }
+    const units = this.previousUnits;
+    const shared = sharedPrefix(units, this.previousLength, term);
+    this.previousLength = length;
+    p = putVarint(buf, p, shared);
+    // The rest: ASCII and shorter than 128 (most terms) copied here, its length its one-byte prefix;
+    // else encoded by putStringFrom. Either way its units are kept for the next term.
+    let i = shared;
+    if (length - shared < 0x80) {
+      let q = p + 1;
+      for (; i < length; i++) {
+        const c = term.charCodeAt(i);
+        if (c >= 0x80) break;
+        units[i] = c;
+        buf[q++] = c;
+      }
+      if (i === length) {
+        buf[p] = length - shared;
+        return q;
+      }
+    }
+    for (; i < length; i++) units[i] = term.charCodeAt(i);
+    return putStringFrom(buf, p, term, shared);
   }
 
-  private endTerm(term: string): void {
-    this.previous = term;
+  private endTerm(): void {
     this.current!.termCount++;
     if (++this.inBlock === TERMS_PER_BLOCK) this.inBlock = 0;
   }
@@ -136,13 +167,14 @@ export class TermDictionaryWriter {
   }
 }
 
-function sharedPrefix(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
+/** Length of the prefix `term` shares with the `length` code units `units` (never half a surrogate pair). */
+function sharedPrefix(units: Uint16Array, length: number, term: string): number {
+  const n = Math.min(length, term.length);
   let i = 0;
-  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  while (i < n && units[i] === term.charCodeAt(i)) i++;
   // Never split a surrogate pair: the suffix is written as UTF-8.
-  if (i > 0 && i < b.length) {
-    const c = b.charCodeAt(i - 1);
+  if (i > 0 && i < term.length) {
+    const c = term.charCodeAt(i - 1);
     if (c >= 0xd800 && c <= 0xdbff) i--;
   }
   return i;
