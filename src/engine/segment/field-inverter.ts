@@ -411,6 +411,8 @@ export class FieldInverter {
     let level = 0;
     let p = this.termState[id * TERM + HEAD];
     let left = count;
+    // A doc's frequency is the number of positions since its marker, stored at the next marker.
+    let docPositions = 0;
     // Slice by slice: the last int of each links to the next.
     for (;;) {
       const sliceEnd = p + SLICE_SIZES[level] - 1;
@@ -419,14 +421,17 @@ export class FieldInverter {
       for (; p < end; p++) {
         const v = slab[p];
         if (v < 0) {
-          docs[nDocs] = -v - 1;
-          freqs[nDocs++] = 0;
+          if (nDocs > 0) freqs[nDocs - 1] = nPositions - docPositions;
+          docPositions = nPositions;
+          docs[nDocs++] = -v - 1;
         } else {
-          freqs[nDocs - 1]++;
           positions[nPositions++] = v;
         }
       }
-      if (left === 0) return nDocs;
+      if (left === 0) {
+        freqs[nDocs - 1] = nPositions - docPositions;
+        return nDocs;
+      }
       p = slab[sliceEnd];
       if (level < MAX_LEVEL) level++;
     }
