@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { BLOCK_SIZE, bitsRequired, packBlock, packedBytes, unpackBlock } from '../../../../src/engine/codec/bitpacking/bitpacking.js';
+import { BLOCK_SIZE, MAX_NARROW_BITS, bitsRequired, packBlock, packNarrowInto, packedBytes, unpackBlock } from '../../../../src/engine/codec/bitpacking/bitpacking.js';
 import { ByteWriter } from '../../../../src/engine/codec/bytes/byte-writer.js';
 import { ErrorCode, YarrowError } from '../../../../src/engine/errors.js';
 
@@ -118,5 +118,26 @@ describe('unpackBlock', () => {
       () => unpackBlock(new Uint8Array(10), 0, 128, 1, new Uint32Array(128)),
       (error: unknown) => error instanceof YarrowError && error.code === ErrorCode.corruptIndex,
     );
+  });
+});
+
+describe('packNarrowInto', () => {
+  it('writes the bytes of packBlock at any offset of a buffer and returns the position after them', () => {
+    for (let bits = 0; bits <= MAX_NARROW_BITS; bits++) {
+      for (const count of [1, 2, 5, 64, 127, 128]) {
+        const values = blockOf(bits, count, bits * 131 + count);
+        const w = new ByteWriter();
+        packBlock(w, values, count, bits);
+        const buf = new Uint8Array(3 + packedBytes(count, bits) + 2).fill(0xaa);
+        const end = packNarrowInto(buf, 3, values, count, bits);
+        assert.equal(end, 3 + w.length, `bits ${bits} count ${count}`);
+        assert.deepEqual(buf.subarray(3, end), w.view(), `bits ${bits} count ${count}`);
+        assert.deepEqual([...buf.subarray(0, 3), ...buf.subarray(end)], [0xaa, 0xaa, 0xaa, 0xaa, 0xaa], 'bytes around it untouched');
+      }
+    }
+  });
+
+  it('rejects a value wider than the bit width', () => {
+    assert.throws(() => packNarrowInto(new Uint8Array(8), 0, Uint32Array.of(1, 8), 2, 3), RangeError);
   });
 });

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ByteReader } from '../../../../src/engine/codec/bytes/byte-reader.js';
-import { ByteWriter, varintSize } from '../../../../src/engine/codec/bytes/byte-writer.js';
+import { ByteWriter, putStringFrom, putVarint, stringRoom, varintSize } from '../../../../src/engine/codec/bytes/byte-writer.js';
 
 const MAX = Number.MAX_SAFE_INTEGER;
 const varintEdges = [0, 1, 127, 128, 16383, 16384, 2 ** 28 - 1, 2 ** 28, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 35, 2 ** 49 - 1, 2 ** 49, 2 ** 52, MAX - 1, MAX];
@@ -214,5 +214,23 @@ describe('ByteWriter', () => {
       w.writeBytesOf(src, n);
       assert.deepEqual(w.toBytes(), Uint8Array.of(9, ...src.subarray(0, n)));
     }
+  });
+
+  it('writes through reserve, putVarint, putStringFrom and advance the bytes of writeVarint and writeStringFrom, growing as it goes', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom(...varintEdges), fc.string({ unit: 'binary', maxLength: 200 }), fc.nat(5)), { maxLength: 30 }), (entries) => {
+        const direct = new ByteWriter(16);
+        const reserved = new ByteWriter(16);
+        for (const [v, s, cut] of entries) {
+          const from = Math.min(cut, s.length);
+          direct.writeVarint(v);
+          direct.writeStringFrom(s, from);
+          const buf = reserved.reserve(8 + stringRoom(s.length - from));
+          reserved.advance(putStringFrom(buf, putVarint(buf, reserved.length, v), s, from));
+        }
+        assert.deepEqual(reserved.toBytes(), direct.toBytes());
+      }),
+      { numRuns: 500 },
+    );
   });
 });

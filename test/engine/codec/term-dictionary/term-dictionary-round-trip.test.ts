@@ -53,6 +53,23 @@ describe('TermDictionaryReader', () => {
     );
   });
 
+  it('finds long terms that share prefixes of any length, past the writer\'s first scratch of the previous term and a one-byte suffix length', () => {
+    // Stems of 0 to 300 units, then tails that may leave ASCII: each term's suffix after the prefix
+    // it shares is copied as ASCII or encoded, 1 to 300 units long.
+    const stem = fc.constantFrom('', 'p'.repeat(60), 'p'.repeat(70), `${'q'.repeat(130)}é`, 'r'.repeat(300));
+    const tail = fc.string({ unit: fc.constantFrom('a', 'b', 'é', '😀', 'z'), maxLength: 140 });
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.tuple(stem, tail).map(([a, b]) => a + b), { minLength: 1, maxLength: 80 }), (terms) => {
+        const { sorted, bytes } = writeFields({ body: terms });
+        const reader = TermDictionaryReader.open(bytes, 'test.tdx');
+        const [, written] = sorted[0];
+        written.forEach((t, i) => { assert.deepEqual(reader.lookup('body', t), { term: t, ...infoFor(i) }); });
+        assert.deepEqual([...reader.terms('body')].map((e) => e.term), written);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('finds and misses terms that share long prefixes, ASCII or not, like ids of one bulk load', () => {
     // A small alphabet makes neighbours share prefixes, the case the lookup's prefix scan shortcuts;
     // 'é' and '😀' (a surrogate pair) take its decoding paths. Probes are drawn from the same alphabet.
