@@ -112,34 +112,20 @@ export class TermDictionaryWriter {
       field.offsets.push(p);
       this.previousLength = 0;
     }
-    const length = term.length;
+    const units = this.unitsFor(term.length);
+    const shared = sharedPrefix(units, this.previousLength, term);
+    this.previousLength = term.length;
+    return putRest(buf, putVarint(buf, p, shared), term, shared, units);
+  }
+
+  /** {@link previousUnits}, with room for `length` units (the previous term's kept). */
+  private unitsFor(length: number): Uint16Array {
     if (length > this.previousUnits.length) {
       const grown = new Uint16Array(Math.max(length, 2 * this.previousUnits.length));
       grown.set(this.previousUnits);
       this.previousUnits = grown;
     }
-    const units = this.previousUnits;
-    const shared = sharedPrefix(units, this.previousLength, term);
-    this.previousLength = length;
-    p = putVarint(buf, p, shared);
-    // The rest: ASCII and shorter than 128 (most terms) copied here, its length its one-byte prefix;
-    // else encoded by putStringFrom. Either way its units are kept for the next term.
-    let i = shared;
-    if (length - shared < 0x80) {
-      let q = p + 1;
-      for (; i < length; i++) {
-        const c = term.charCodeAt(i);
-        if (c >= 0x80) break;
-        units[i] = c;
-        buf[q++] = c;
-      }
-      if (i === length) {
-        buf[p] = length - shared;
-        return q;
-      }
-    }
-    for (; i < length; i++) units[i] = term.charCodeAt(i);
-    return putStringFrom(buf, p, term, shared);
+    return this.previousUnits;
   }
 
   private endTerm(): void {
@@ -157,14 +143,42 @@ export class TermDictionaryWriter {
       out.writeVarint(f.termCount);
       out.writeVarint(f.firstTerms.length);
       for (let i = 0; i < f.firstTerms.length; i++) {
-        out.writeString(f.firstTerms[i]);
-        out.writeVarint(f.offsets[i]);
+        // Through the same function as the terms' entries, compiled by now (writeString may not be).
+        const term = f.firstTerms[i];
+        const buf = out.reserve(stringRoom(term.length) + 8);
+        out.advance(putVarint(buf, putRest(buf, out.length, term, 0, this.unitsFor(term.length)), f.offsets[i]));
       }
     }
     out.writeFloat64(indexOffset);
     writeFooter(out);
     return out.toBytes();
   }
+}
+
+/**
+ * Writes `term.slice(from)` at `buf[p]` as a string (varint UTF-8 length, then the bytes; room
+ * reserved) and its code units into `units[from..]`; returns the position after it. ASCII and
+ * shorter than 128 units (most terms' rest) is copied here, its length its one-byte prefix; the
+ * rest is encoded by putStringFrom.
+ */
+function putRest(buf: Uint8Array, p: number, term: string, from: number, units: Uint16Array): number {
+  const length = term.length;
+  let i = from;
+  if (length - from < 0x80) {
+    let q = p + 1;
+    for (; i < length; i++) {
+      const c = term.charCodeAt(i);
+      if (c >= 0x80) break;
+      units[i] = c;
+      buf[q++] = c;
+    }
+    if (i === length) {
+      buf[p] = length - from;
+      return q;
+    }
+  }
+  for (; i < length; i++) units[i] = term.charCodeAt(i);
+  return putStringFrom(buf, p, term, from);
 }
 
 /** Length of the prefix `term` shares with the `length` code units `units` (never half a surrogate pair). */
