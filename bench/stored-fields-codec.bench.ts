@@ -10,7 +10,7 @@
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { ByteWriter } from '../src/engine/codec/bytes/byte-writer.js';
-import { compressLz4Block, decompressLz4Block, hashTable, maxCompressedLength } from '../src/engine/codec/stored-fields/lz4-block.js';
+import { compressLz4Block, decompressLz4Block, maxCompressedLength } from '../src/engine/codec/stored-fields/lz4-block.js';
 import { CORPORA, CORPUS_NAMES, docLimit, loadCorpus } from './corpus.js';
 
 const blockBytes = Number(process.argv[2] ?? 16 * 1024);
@@ -81,7 +81,6 @@ for (const name of CORPUS_NAMES) {
     for (const c of zipped) inflateRawSync(c);
   });
 
-  const table = hashTable();
   const scratch = new Uint8Array(maxCompressedLength(blocks.reduce((m, b) => Math.max(m, b.length), 0)));
   let lBytes = 0;
   const packed: Uint8Array[] = [];
@@ -89,7 +88,7 @@ for (const name of CORPUS_NAMES) {
     lBytes = 0;
     packed.length = 0;
     for (const b of blocks) {
-      const n = compressLz4Block(b, scratch, table);
+      const n = compressLz4Block(b, scratch);
       packed.push(scratch.slice(0, n));
       lBytes += n;
     }

@@ -25,19 +25,25 @@ const MIN_MATCH = 4;
 const LAST_LITERALS = 5;
 /** No match starts in the last bytes of the input (leaves room for the 4-byte probe). */
 const MATCH_START_LIMIT = 12;
-/** Farthest back a match may point (the offset has 16 bits). */
-const MAX_DISTANCE = 0xffff;
-/** log2 of the hash table's entries: 8192 positions, 32 KiB, enough for 16 KiB blocks. */
+/**
+ * log2 of the hash table's entries: 8192 positions, as LZ4 uses for inputs under 64 KiB. Measured
+ * on the stored JSON of npm and Debian package metadata in 16 KiB blocks: 2^12 entries compress
+ * 0.1-0.2 points worse, 2^14 no better, and neither is faster.
+ */
 const HASH_LOG = 13;
 const HASH_SHIFT = 32 - HASH_LOG;
 const HASH_SIZE = 1 << HASH_LOG;
 /**
  * Misses in a row before the probe starts skipping ahead (1 + misses >> SKIP_TRIGGER bytes):
- * incompressible input is crossed quickly instead of hashed byte by byte.
+ * incompressible input is crossed quickly instead of hashed byte by byte (LZ4's "acceleration" 1).
  */
 const SKIP_TRIGGER = 6;
-/** Bound on a table's base (below 2^31, so base + position stays an int32); reaching it clears the table. */
-const BASE_LIMIT = 0x4000_0000;
+/**
+ * Inputs are matched in windows of this many bytes, each with the hash table cleared, so a table
+ * entry is a 16-bit position in its window and no match reaches farther back than an offset can
+ * say. A 16 KiB block is one window; only a stored document over ~48 KiB makes a block of two.
+ */
+const WINDOW = 0x10000;
 
 /** Where a decompression stopped; pass it back to continue. */
 export interface Lz4Cursor {
@@ -53,52 +59,74 @@ export function maxCompressedLength(n: number): number {
 }
 
 /**
- * Compresses `input` with a fast greedy matcher. Reuses `table` (from {@link hashTable}) and
- * writes into `out` (at least {@link maxCompressedLength} bytes); returns the compressed length.
- * The output depends only on `input`, never on what the table saw before.
+ * The compressor's hash table: per window, the last position probed for each hash of 4 bytes, as
+ * a 16-bit offset from the window's start (0 when empty, which only the bytes compare can reject).
+ * 16 KiB rather than LZ4's 32 KiB of int32 entries keeps table, input and output in the L1 cache.
+ * One per thread (a module instance is per thread), and a module constant rather than an argument:
+ * V8 then compiles its base address and bounds into the matcher, measured ~20% faster than the
+ * same table passed in.
  */
-export function compressLz4Block(input: Uint8Array, out: Uint8Array, table: Int32Array): number {
+const table = new Uint16Array(HASH_SIZE);
+
+/** The hash table slot of the 4 bytes `seq` (Knuth's multiplicative hash, as LZ4's). */
+function slotOf(seq: number): number {
+  return Math.imul(seq, 0x9e3779b1) >>> HASH_SHIFT;
+}
+
+/**
+ * Compresses `input` with a fast greedy matcher (LZ4's: the 4-byte hash of each position probed
+ * points at the last position with that hash; a probe that misses 64 times in a row starts to skip
+ * ahead). Writes into `out` (at least {@link maxCompressedLength} bytes); returns the compressed
+ * length. The output depends only on `input`.
+ */
+export function compressLz4Block(input: Uint8Array, out: Uint8Array): number {
   const n = input.length;
   if (out.length < maxCompressedLength(n)) throw new RangeError(`output of ${out.length} bytes is too small for ${n} input bytes`);
-  // The table is not cleared per block: entries are stored as base + position, and this block's
-  // base is above every entry of the blocks before, which therefore read as negative positions.
-  let base = table[HASH_SIZE] | 0;
-  if (base < 1 || base >= BASE_LIMIT - n) {
-    table.fill(0);
-    base = 1;
-  }
-  table[HASH_SIZE] = base + n + 1;
-  if (n <= MATCH_START_LIMIT) return writeLastLiterals(input, 0, out, 0);
-  // 4-byte reads (little-endian, unaligned) in one load each, instead of four loads and shifts.
+  // 4-byte reads (little-endian, unaligned) in one load each: measured 35% faster than
+  // assembling them from four bytes.
   const view = new DataView(input.buffer, input.byteOffset, n);
   let op = 0;
-  let anchor = 0;
-  const matchEnd = n - LAST_LITERALS;
-  const lastStart = n - MATCH_START_LIMIT;
-  let ip = 1;
+  pendingFrom = 0;
+  for (let from = 0; from + MATCH_START_LIMIT < n; from += WINDOW) op = compressWindow(input, view, from, Math.min(n, from + WINDOW), out, op);
+  return writeLastLiterals(input, pendingFrom, out, op);
+}
+
+/** Where the literals not yet written start, carried from one window to the next. */
+let pendingFrom = 0;
+
+/**
+ * Writes the sequences of the matches that start in `input[from, to)`, each within the window,
+ * after the literals pending since {@link pendingFrom}, which it leaves at the literals after the
+ * last match. Each window ends as if it ended the input (no match starts in its last 12 bytes or
+ * covers its last 5), which LZ4 asks of the input's end only, and so is always valid.
+ */
+function compressWindow(input: Uint8Array, view: DataView, from: number, to: number, out: Uint8Array, op: number): number {
+  const t = table;
+  t.fill(0);
+  const lastStart = to - MATCH_START_LIMIT;
+  const wordEnd = to - LAST_LITERALS - 4;
+  let anchor = pendingFrom;
+  let ip = from + 1;
   let misses = 1 << SKIP_TRIGGER;
   while (ip <= lastStart) {
     const seq = view.getInt32(ip, true);
-    const h = Math.imul(seq, 0x9e3779b1) >>> HASH_SHIFT;
-    let ref = table[h] - base;
-    table[h] = ip + base;
-    if (ref < 0 || ip - ref > MAX_DISTANCE || view.getInt32(ref, true) !== seq) {
+    const h = slotOf(seq);
+    // Always a position in [from, ip) of this window: only the bytes decide.
+    const ref = from + t[h];
+    t[h] = ip - from;
+    if (view.getInt32(ref, true) !== seq) {
       ip += misses++ >>> SKIP_TRIGGER;
       continue;
     }
     misses = 1 << SKIP_TRIGGER;
-    // Extend backwards over literals not yet emitted, then forwards up to the last literals, four
+    // Extend backwards over the literals not yet written (within the window), then forwards four
     // bytes at a time: the lowest differing byte of the first unequal word ends the match.
     let start = ip;
-    while (start > anchor && ref > 0 && input[start - 1] === input[ref - 1]) {
-      start--;
-      ref--;
-    }
+    for (let r = ref; start > anchor && r > from && input[start - 1] === input[r - 1]; r--) start--;
     let end = ip + MIN_MATCH;
-    let r = ref + (end - start);
-    for (const wordEnd = matchEnd - 4; ; end += 4, r += 4) {
+    for (let r = ref + MIN_MATCH; ; end += 4, r += 4) {
       if (end > wordEnd) {
-        while (end < matchEnd && input[end] === input[r]) {
+        while (end < wordEnd + 4 && input[end] === input[r]) {
           end++;
           r++;
         }
@@ -116,27 +144,24 @@ export function compressLz4Block(input: Uint8Array, out: Uint8Array, table: Int3
     out[op++] = ((literals >= 15 ? 15 : literals) << 4) | (matchCode >= 15 ? 15 : matchCode);
     if (literals >= 15) op = writeLength(literals - 15, out, op);
     op = copyLiterals(input, anchor, start, out, op);
-    const offset = start - ref;
+    const offset = ip - ref;
     out[op++] = offset & 0xff;
     out[op++] = offset >>> 8;
     if (matchCode >= 15) op = writeLength(matchCode - 15, out, op);
     anchor = end;
     ip = end;
-    // Index a position inside the match, so the next repeat of its tail is found.
-    if (end - 2 <= lastStart && end - 2 > start) {
-      const p = end - 2;
-      table[Math.imul(view.getInt32(p, true), 0x9e3779b1) >>> HASH_SHIFT] = p + base;
+    if (end - 1 <= lastStart) {
+      // Index the match's second position and its last three: the next repeat of a JSON key or
+      // value often starts right where this one ends. Measured on package metadata: 0.3-0.4
+      // points smaller and no slower (fewer, longer matches) than LZ4's one position (end - 2).
+      t[slotOf(view.getInt32(end - 1, true))] = end - 1 - from;
+      t[slotOf(view.getInt32(end - 2, true))] = end - 2 - from;
+      t[slotOf(view.getInt32(end - 3, true))] = end - 3 - from;
+      t[slotOf(view.getInt32(start + 1, true))] = start + 1 - from;
     }
   }
-  return writeLastLiterals(input, anchor, out, op);
-}
-
-/**
- * A hash table for {@link compressLz4Block}: 2^13 positions and, in its last slot, the base of the
- * next block's positions. One per compressing thread is enough; it is never cleared between blocks.
- */
-export function hashTable(): Int32Array {
-  return new Int32Array(HASH_SIZE + 1);
+  pendingFrom = anchor;
+  return op;
 }
 
 /** Writes the final sequence: the literals `input[from, end)` and no match. */

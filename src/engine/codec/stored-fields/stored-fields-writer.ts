@@ -19,7 +19,7 @@
  */
 import { ByteWriter, varintSize } from '../bytes/byte-writer.js';
 import { HEADER_LENGTH, FOOTER_LENGTH, writeFooter, writeHeader } from '../file-format.js';
-import { compressLz4Block, hashTable, maxCompressedLength } from './lz4-block.js';
+import { compressLz4Block, maxCompressedLength } from './lz4-block.js';
 
 export const STORED_FIELDS_MAGIC = 'Yfdt';
 export const STORED_FIELDS_VERSION = 2;
@@ -33,9 +33,6 @@ export interface StoredFieldsOptions {
   /** Upper bound on docs per block, so random access to tiny docs stays cheap. */
   readonly maxDocsPerBlock?: number;
 }
-
-/** The compressor's hash table, shared by the writers of a thread (they never run interleaved). */
-let sharedTable: Int32Array | null = null;
 
 /** The first chunk of compressed output; later chunks double up to {@link MAX_CHUNK}. */
 const FIRST_CHUNK = 64 * 1024;
@@ -167,7 +164,7 @@ export class StoredFieldsWriter {
     const raw = block.subarray(from, this.blockEnd);
     const bound = maxCompressedLength(raw.length);
     if (this.chunk.length - this.chunkEnd < bound) this.nextChunk(bound);
-    const n = compressLz4Block(raw, this.chunk.subarray(this.chunkEnd), (sharedTable ??= hashTable()));
+    const n = compressLz4Block(raw, this.chunk.subarray(this.chunkEnd));
     this.chunkEnd += n;
     this.bodyBytes += n;
     this.blockDocCounts.push(lengths.length);

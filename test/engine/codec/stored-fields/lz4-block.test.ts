@@ -2,13 +2,11 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { corpusBytes } from '../../../helpers/corpus-sample.js';
-import { compressLz4Block, decompressLz4Block, hashTable, maxCompressedLength } from '../../../../src/engine/codec/stored-fields/lz4-block.js';
-
-const table = hashTable();
+import { compressLz4Block, decompressLz4Block, maxCompressedLength } from '../../../../src/engine/codec/stored-fields/lz4-block.js';
 
 function compress(input: Uint8Array): Uint8Array {
   const out = new Uint8Array(maxCompressedLength(input.length));
-  return out.slice(0, compressLz4Block(input, out, table));
+  return out.slice(0, compressLz4Block(input, out));
 }
 
 function decompress(packed: Uint8Array, length: number): Uint8Array {
@@ -54,30 +52,58 @@ describe('compressLz4Block', () => {
     }
   });
 
-  it('writes the same bytes with a table reused across blocks as with a fresh one', () => {
-    // The table is never cleared between blocks: positions of earlier blocks must never be matched.
-    const reused = hashTable();
+  it('writes the same bytes for an input whatever it compressed before', () => {
+    // One hash table serves every block of a thread and is cleared per window: nothing of an
+    // earlier block may be matched, or a segment's bytes would depend on what its thread did before.
     fc.assert(
       fc.property(fc.array(fc.oneof(repetitive, fc.uint8Array({ maxLength: 3000 })), { minLength: 1, maxLength: 8 }), (inputs) => {
-        for (const input of inputs) {
-          const out = new Uint8Array(maxCompressedLength(input.length));
-          const packed = out.slice(0, compressLz4Block(input, out, reused));
-          const fresh = new Uint8Array(maxCompressedLength(input.length));
-          assert.deepEqual(packed, fresh.slice(0, compressLz4Block(input, fresh, hashTable())));
+        const first = inputs.map(compress);
+        for (const [i, input] of [...inputs.entries()].reverse()) {
+          const packed = compress(input);
+          assert.deepEqual(packed, first[i]);
           assert.deepEqual(decompress(packed, input.length), input);
         }
       }),
       { numRuns: 200 },
     );
-    // A table whose positions approach the int32 limit (its last slot holds the next base) starts over.
-    const nearLimit = hashTable();
-    const sample = new TextEncoder().encode('{"name":"left-pad","summary":"pads the left"}'.repeat(50));
-    compressLz4Block(sample, new Uint8Array(maxCompressedLength(sample.length)), nearLimit);
-    nearLimit[nearLimit.length - 1] = 0x3fff_fff0;
-    const out = new Uint8Array(maxCompressedLength(sample.length));
-    const packed = out.slice(0, compressLz4Block(sample, out, nearLimit));
-    assert.deepEqual(packed, compress(sample));
-    assert.ok(nearLimit[nearLimit.length - 1] < 0x3fff_fff0);
+  });
+
+  it('round-trips every kind of input at the sizes where the matcher changes its rules', () => {
+    // Sizes around the 12 bytes before any match, a block of the writer, the 64 KiB window (a
+    // longer input is matched window by window) and two windows.
+    const sizes = [0, 1, 4, 5, 11, 12, 13, 17, 255, 16 * 1024, 16 * 1024 + 1, 65_523, 65_535, 65_536, 65_537, 65_548, 65_549, 131_072, 131_085, 200_001];
+    const random = (n: number, seed: number): Uint8Array => fc.sample(fc.uint8Array({ minLength: n, maxLength: n }), { numRuns: 1, seed })[0];
+    const json = new TextEncoder().encode(
+      corpusBytes('npm-packages.jsonl.gz')
+        .subarray(0, 300_000)
+        .toString('utf8')
+        .replace(/[^\n]*$/, ''),
+    );
+    const kinds: Record<string, (n: number) => Uint8Array> = {
+      incompressible: (n) => random(n, n),
+      zeros: (n) => new Uint8Array(n),
+      // A short unit repeated: every match crosses the 64 KiB window boundary when there is one.
+      repetitive: (n) => Uint8Array.from({ length: n }, (_, i) => '{"name":"left-pad"}'.charCodeAt(i % 19)),
+      'package lines': (n) => json.subarray(0, n),
+      // Incompressible bytes, then the same bytes again 40 KiB later: a match whose source is in
+      // the window before (it must not be taken: offsets stay within the window).
+      'repeat across a window': (n) => {
+        const out = random(n, 3);
+        if (n > 50_000) out.copyWithin(n - 10_000, n - 50_000, n - 40_000);
+        return out;
+      },
+    };
+    for (const [kind, make] of Object.entries(kinds)) {
+      for (const n of sizes) {
+        const input = make(n);
+        assert.equal(input.length, n, `${kind} ${n}`);
+        const packed = compress(input);
+        assert.ok(packed.length <= maxCompressedLength(n), `${kind} ${n}: ${packed.length}`);
+        assert.deepEqual(decompress(packed, n), input, `${kind} ${n}`);
+        if (kind === 'zeros' || kind === 'repetitive') assert.ok(packed.length <= 64 + n / 200, `${kind} ${n}: ${packed.length}`);
+        if (kind === 'package lines' && n >= 16 * 1024) assert.ok(packed.length < 0.45 * n, `${kind} ${n}: ${packed.length}`);
+      }
+    }
   });
 
   it('finds matches longer than the token and reaching 64 KiB back', () => {

@@ -89,6 +89,26 @@ describe('StoredFieldsWriter', () => {
     docs.forEach((d, i) => { assert.equal(r.getRaw(i), d); });
   });
 
+  it('round-trips documents that put its blocks at the sizes where the compressor changes its rules', () => {
+    // Default 16 KiB blocks; documents of random (incompressible) text, of one repeated character,
+    // tiny ones, and ones that end a block just under, at and over 16 KiB and 64 KiB (a block
+    // over 64 KiB is matched in two windows), each read back through the reader.
+    const random = (n: number, seed: number): string => fc.sample(fc.string({ unit: 'grapheme-ascii', minLength: n, maxLength: n }), { numRuns: 1, seed })[0];
+    const doc = (body: string): string => JSON.stringify({ t: body });
+    const overhead = doc('').length;
+    const docs: string[] = [];
+    for (const size of [1, 12, 13, 16 * 1024 - 1, 16 * 1024, 16 * 1024 + 1, 65_535, 65_536, 65_537, 70_000, 140_000]) {
+      const n = Math.max(0, size - overhead);
+      docs.push(doc(random(n, size)), doc('x'.repeat(n)), '{}', doc(random(n, size + 1).slice(0, n >> 1) + 'y'.repeat(n - (n >> 1))));
+    }
+    for (let i = 0; i < 2000; i++) docs.push(`{"_id":"pkg-${i}","name":"${random(i % 40, i)}"}`);
+    const w = new StoredFieldsWriter();
+    for (const d of docs) w.addRaw(d);
+    const r = StoredFieldsReader.open(w.finish(), 'seg.fdt');
+    assert.equal(r.count, docs.length);
+    for (let i = docs.length - 1; i >= 0; i--) assert.equal(r.getRaw(i), docs[i], `doc ${i}`);
+  });
+
   it('round-trips package metadata from both corpora as the bulk loader stores it', () => {
     for (const file of ['npm-packages.jsonl.gz', 'debian-packages.jsonl.gz']) {
       const lines = corpusLines(file, 3000);
