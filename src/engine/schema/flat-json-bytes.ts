@@ -47,6 +47,9 @@ function clearHigh(): void {
   scannedHigh = false;
 }
 
+/** Runs shorter than this are copied by a loop, longer ones natively (measured on npm and Debian lines). */
+const COPY_BY_HAND = 512;
+
 /** Canonical JSON integers (what `JSON.stringify` writes back the same) have at most this many digits (below 2^53). */
 const MAX_CANONICAL_DIGITS = 15;
 
@@ -77,6 +80,12 @@ export class FlatLineBytes {
   private storedBuffer = Buffer.from(this.stored.buffer);
   private storedEnd = 0;
   private bytes: Buffer = this.storedBuffer;
+  /**
+   * {@link bytes} as a plain Uint8Array (made once per chunk): {@link copy} reads every source
+   * through one kind of array, where reading a Buffer line and a Uint8Array key made its loop
+   * polymorphic (issue 17: that loop was half of `read`'s time), and its views are cheap.
+   */
+  private plain: Uint8Array = this.stored;
   /** The one-value array {@link values} holds for `_id`: read before the next line, so reused. */
   private readonly idValue: string[] = [''];
 
@@ -120,7 +129,11 @@ export class FlatLineBytes {
    */
   read(bytes: Buffer, start: number, end: number, source: string, line: number, deriveId: (line: number | undefined) => string): string | null {
     if (!this.scan(bytes, start, end)) return null;
-    this.bytes = bytes;
+    if (bytes !== this.bytes) {
+      this.bytes = bytes;
+      this.plain = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    }
+    const plain = this.plain;
     const { fields, kinds, starts, ends } = this.plan;
     const n = fields.length;
     const values = this.values;
@@ -133,8 +146,10 @@ export class FlatLineBytes {
       id = deriveId(line);
       this.writeString(JSON.stringify(id));
     } else if (idKind === Kind.plainString) {
-      id = readId(latin1(bytes, starts[n] + 1, ends[n] - 1), { source, line })!;
-      this.copy(bytes, starts[n], ends[n]);
+      // `readId` of a string only refuses an empty one: a non-empty one needs neither the call
+      // nor the location object made for it (one per line).
+      id = ends[n] - starts[n] > 2 ? latin1(bytes, starts[n] + 1, ends[n] - 1) : readId('', { source, line })!;
+      this.copy(plain, starts[n], ends[n]);
     } else {
       const raw = valueOf(idKind, bytes, starts[n], ends[n]);
       // `_id: null` is left to the general path (it then derives an id).
@@ -151,14 +166,14 @@ export class FlatLineBytes {
       if ((kind === Kind.plainString || kind === Kind.shortEscapedString) && f.baseType === 'text') {
         // A string is a valid value of any text field: `checkValue` would return it as is.
         values.set(f.name, this.deferred[s] ?? [stringOf(kind, bytes, starts[s], ends[s])]);
-        if (f.store) this.storeRaw(s, bytes);
+        if (f.store) this.storeRaw(s, plain);
         continue;
       }
       const v = kind === Kind.absent ? undefined : valueOf(kind, bytes, starts[s], ends[s]);
       values.set(f.name, checkValue(v, false, f, { source, line }));
       if (!f.store || v === undefined || v === null) continue;
       if (kind === Kind.literal || kind === Kind.plainString || kind === Kind.shortEscapedString || (kind === Kind.number && isCanonicalInteger(bytes, starts[s], ends[s]))) {
-        this.storeRaw(s, bytes);
+        this.storeRaw(s, plain);
       } else {
         this.copy(this.storedKeys[s], 0, this.storedKeys[s].length);
         this.writeString(JSON.stringify(v));
@@ -252,20 +267,20 @@ export class FlatLineBytes {
   }
 
   /** Appends the key of field `slot` and its value's bytes as the line has them. */
-  private storeRaw(slot: number, bytes: Buffer): void {
+  private storeRaw(slot: number, bytes: Uint8Array): void {
     const key = this.storedKeys[slot];
     this.copy(key, 0, key.length);
     this.copy(bytes, this.plan.starts[slot], this.plan.ends[slot]);
   }
 
-  /** Appends `from[start, end)` to the stored JSON. */
+  /** Appends `from[start, end)` (a plain Uint8Array, not a Buffer) to the stored JSON. */
   private copy(from: Uint8Array, start: number, end: number): void {
     const n = end - start;
     this.reserve(n);
     const stored = this.stored;
     let p = this.storedEnd;
-    // Runs of most values by hand: a native copy costs more to call (and a view to make) than to do.
-    if (n < 512) {
+    // Short runs by hand: a native copy costs more to call (and a view to make) than to do.
+    if (n < COPY_BY_HAND) {
       for (let i = start; i < end; i++) stored[p++] = from[i];
     } else {
       stored.set(from.subarray(start, end), p);
