@@ -14,6 +14,7 @@ import type { Mapping } from '../schema/mapping.js';
 import type { ByteValues, FieldInverter } from '../segment/field-inverter.js';
 import { SegmentBuffer } from '../segment/segment-buffer.js';
 import type { FlushedBuffer } from '../segment/segment-buffer.js';
+import { hashId } from './bulk-ids.js';
 import { lineDocumentId } from './line-document-id.js';
 
 /** A flushed bulk buffer: the segment, and each doc's input line and id. */
@@ -24,12 +25,16 @@ export interface FlushedBulkBuffer {
   /** Every doc's id, concatenated; doc `d`'s id ends at `idEnds[d]`. */
   readonly idText: string;
   readonly idEnds: Uint32Array<ArrayBuffer>;
+  /** Each doc's id hash, and the same sorted: `hashBuiltIds` of the ids, computed as they came. */
+  readonly idHashes: { readonly hashes: Uint32Array<ArrayBuffer>; readonly sorted: Uint32Array<ArrayBuffer> };
 }
 
 /** One future segment of a bulk load, and each of its docs' line and id. */
 export class BulkBuffer {
   readonly buffer: SegmentBuffer;
   private lines: number[] = [];
+  /** Each doc's id hash ({@link hashId}), grown by doubling. */
+  private idHashes = new Uint32Array(1024);
   /** The fast path over a line's bytes (`flat-json-bytes.ts`), null when every line takes the general path. */
   private readonly flat: FlatLineBytes | null;
   /** The document {@link flat} read last: its values map is the reader's, the same for every line. */
@@ -88,6 +93,7 @@ export class BulkBuffer {
       if (flatId !== null) {
         asciiLine?.at(input);
         buffer.add(flatDoc!, flatId, flat!.storedBytes(), asciiLine ?? undefined);
+        this.hashId(lines.length, flatId);
         lines.push(line);
         docs++;
         lastLine = line;
@@ -101,6 +107,7 @@ export class BulkBuffer {
           const doc = validateDocument(mapping, raw, { source, line });
           // Every object has an id by now: its own (validated) or the one derived above.
           buffer.add(doc, doc.id!, JSON.stringify(doc.stored));
+          this.hashId(lines.length, doc.id!);
           lines.push(line);
           docs++;
           lastLine = line;
@@ -111,6 +118,16 @@ export class BulkBuffer {
     return { docs, lastLine };
   }
 
+  /** Records the hash of doc `doc`'s id. */
+  private hashId(doc: number, id: string): void {
+    if (doc === this.idHashes.length) {
+      const grown = new Uint32Array(2 * doc);
+      grown.set(this.idHashes);
+      this.idHashes = grown;
+    }
+    this.idHashes[doc] = hashId(id);
+  }
+
   /** Encodes the buffer as segment `name` (the buffer must not be used after). */
   async flush(name: string): Promise<FlushedBulkBuffer> {
     const flushed = await this.buffer.flush(name);
@@ -118,7 +135,8 @@ export class BulkBuffer {
     const idEnds = new Uint32Array(ids.length);
     let end = 0;
     ids.forEach((id, d) => { idEnds[d] = end += id.length; });
-    return { flushed, lines: Int32Array.from(this.lines), idText: ids.join(''), idEnds };
+    const hashes = this.idHashes.slice(0, ids.length);
+    return { flushed, lines: Int32Array.from(this.lines), idText: ids.join(''), idEnds, idHashes: { hashes, sorted: hashes.slice().sort() } };
   }
 }
 
