@@ -32,8 +32,11 @@ export interface FlushedBulkBuffer {
 /** One future segment of a bulk load, and each of its docs' line and id. */
 export class BulkBuffer {
   readonly buffer: SegmentBuffer;
-  private lines: number[] = [];
-  /** Each doc's id hash ({@link hashId}), grown by doubling. */
+  /** Docs buffered: the used length of {@link lines} and {@link idHashes}. */
+  private docs = 0;
+  /** Each doc's input line, grown by doubling (typed: no boxed array to grow and copy again at the flush). */
+  private lines = new Int32Array(1024);
+  /** Each doc's id hash ({@link hashId}), grown with {@link lines}. */
   private idHashes = new Uint32Array(1024);
   /** The fast path over a line's bytes (`flat-json-bytes.ts`), null when every line takes the general path. */
   private readonly flat: FlatLineBytes | null;
@@ -80,7 +83,7 @@ export class BulkBuffer {
    */
   addChunk(bytes: Uint8Array, firstLine: number, source: string, idPrefix: string): { docs: number; lastLine: number } {
     const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const { buffer, lines, mapping, flat, flatDoc, asciiLine } = this;
+    const { buffer, mapping, flat, flatDoc, asciiLine } = this;
     const deriveId = (at: number | undefined): string => lineDocumentId(idPrefix, at!);
     let line = firstLine;
     let at = line === 1 && input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf ? 3 : 0;
@@ -93,8 +96,7 @@ export class BulkBuffer {
       if (flatId !== null) {
         asciiLine?.at(input);
         buffer.add(flatDoc!, flatId, flat!.storedBytes(), asciiLine ?? undefined);
-        this.hashId(lines.length, flatId);
-        lines.push(line);
+        this.noteDoc(line, flatId);
         docs++;
         lastLine = line;
       } else {
@@ -107,8 +109,7 @@ export class BulkBuffer {
           const doc = validateDocument(mapping, raw, { source, line });
           // Every object has an id by now: its own (validated) or the one derived above.
           buffer.add(doc, doc.id!, JSON.stringify(doc.stored));
-          this.hashId(lines.length, doc.id!);
-          lines.push(line);
+          this.noteDoc(line, doc.id!);
           docs++;
           lastLine = line;
         }
@@ -118,13 +119,18 @@ export class BulkBuffer {
     return { docs, lastLine };
   }
 
-  /** Records the hash of doc `doc`'s id. */
-  private hashId(doc: number, id: string): void {
-    if (doc === this.idHashes.length) {
-      const grown = new Uint32Array(2 * doc);
-      grown.set(this.idHashes);
-      this.idHashes = grown;
+  /** Records the input line and the id hash of the doc just buffered. */
+  private noteDoc(line: number, id: string): void {
+    const doc = this.docs++;
+    if (doc === this.lines.length) {
+      const lines = new Int32Array(2 * doc);
+      lines.set(this.lines);
+      this.lines = lines;
+      const hashes = new Uint32Array(2 * doc);
+      hashes.set(this.idHashes);
+      this.idHashes = hashes;
     }
+    this.lines[doc] = line;
     this.idHashes[doc] = hashId(id);
   }
 
@@ -135,8 +141,8 @@ export class BulkBuffer {
     const idEnds = new Uint32Array(ids.length);
     let end = 0;
     ids.forEach((id, d) => { idEnds[d] = end += id.length; });
-    const hashes = this.idHashes.slice(0, ids.length);
-    return { flushed, lines: Int32Array.from(this.lines), idText: ids.join(''), idEnds, idHashes: { hashes, sorted: hashes.slice().sort() } };
+    const hashes = this.idHashes.slice(0, this.docs);
+    return { flushed, lines: this.lines.slice(0, this.docs), idText: ids.join(''), idEnds, idHashes: { hashes, sorted: hashes.slice().sort() } };
   }
 }
 
