@@ -74,9 +74,10 @@ export interface BuiltIdHashes {
 }
 
 /**
- * The id hashes of `segment`. A bulk load computes them as each segment arrives, while the threads
- * still index (`BulkLoad`), so that resolving the ids at the end costs only a merge (issue 17: on
- * npm's 227k ids, hashing and sorting them all at the end was ~40 ms of the load's tail).
+ * The id hashes of `segment`. A bulk load has them ahead: each thread hashes its ids as it buffers
+ * them ({@link hashId} in `BulkBuffer`) and sends them sorted with the segment, so that resolving
+ * the ids at the end costs only a merge (issue 17: on npm's 227k ids, hashing and sorting them all
+ * at the end was ~40 ms of the load's tail); this computes the same from the ids.
  */
 export function hashBuiltIds(segment: Pick<BuiltIds, 'idText' | 'idEnds'>): BuiltIdHashes {
   const { idText, idEnds } = segment;
