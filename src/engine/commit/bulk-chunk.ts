@@ -14,6 +14,7 @@ import type { Mapping } from '../schema/mapping.js';
 import type { ByteValues, FieldInverter } from '../segment/field-inverter.js';
 import { SegmentBuffer } from '../segment/segment-buffer.js';
 import type { FlushedBuffer } from '../segment/segment-buffer.js';
+import { hashId } from './bulk-ids.js';
 import { lineDocumentId } from './line-document-id.js';
 
 /** A flushed bulk buffer: the segment, and each doc's input line and id. */
@@ -24,12 +25,19 @@ export interface FlushedBulkBuffer {
   /** Every doc's id, concatenated; doc `d`'s id ends at `idEnds[d]`. */
   readonly idText: string;
   readonly idEnds: Uint32Array<ArrayBuffer>;
+  /** Each doc's id hash, and the same sorted: `hashBuiltIds` of the ids, computed as they came. */
+  readonly idHashes: { readonly hashes: Uint32Array<ArrayBuffer>; readonly sorted: Uint32Array<ArrayBuffer> };
 }
 
 /** One future segment of a bulk load, and each of its docs' line and id. */
 export class BulkBuffer {
   readonly buffer: SegmentBuffer;
-  private lines: number[] = [];
+  /** Docs buffered: the used length of {@link lines} and {@link idHashes}. */
+  private docs = 0;
+  /** Each doc's input line, grown by doubling (typed: no boxed array to grow and copy again at the flush). */
+  private lines = new Int32Array(1024);
+  /** Each doc's id hash ({@link hashId}), grown with {@link lines}. */
+  private idHashes = new Uint32Array(1024);
   /** The fast path over a line's bytes (`flat-json-bytes.ts`), null when every line takes the general path. */
   private readonly flat: FlatLineBytes | null;
   /** The document {@link flat} read last: its values map is the reader's, the same for every line. */
@@ -75,7 +83,7 @@ export class BulkBuffer {
    */
   addChunk(bytes: Uint8Array, firstLine: number, source: string, idPrefix: string): { docs: number; lastLine: number } {
     const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const { buffer, lines, mapping, flat, flatDoc, asciiLine } = this;
+    const { buffer, mapping, flat, flatDoc, asciiLine } = this;
     const deriveId = (at: number | undefined): string => lineDocumentId(idPrefix, at!);
     let line = firstLine;
     let at = line === 1 && input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf ? 3 : 0;
@@ -88,7 +96,7 @@ export class BulkBuffer {
       if (flatId !== null) {
         asciiLine?.at(input);
         buffer.add(flatDoc!, flatId, flat!.storedBytes(), asciiLine ?? undefined);
-        lines.push(line);
+        this.noteDoc(line, flatId);
         docs++;
         lastLine = line;
       } else {
@@ -101,7 +109,7 @@ export class BulkBuffer {
           const doc = validateDocument(mapping, raw, { source, line });
           // Every object has an id by now: its own (validated) or the one derived above.
           buffer.add(doc, doc.id!, JSON.stringify(doc.stored));
-          lines.push(line);
+          this.noteDoc(line, doc.id!);
           docs++;
           lastLine = line;
         }
@@ -111,6 +119,21 @@ export class BulkBuffer {
     return { docs, lastLine };
   }
 
+  /** Records the input line and the id hash of the doc just buffered. */
+  private noteDoc(line: number, id: string): void {
+    const doc = this.docs++;
+    if (doc === this.lines.length) {
+      const lines = new Int32Array(2 * doc);
+      lines.set(this.lines);
+      this.lines = lines;
+      const hashes = new Uint32Array(2 * doc);
+      hashes.set(this.idHashes);
+      this.idHashes = hashes;
+    }
+    this.lines[doc] = line;
+    this.idHashes[doc] = hashId(id);
+  }
+
   /** Encodes the buffer as segment `name` (the buffer must not be used after). */
   async flush(name: string): Promise<FlushedBulkBuffer> {
     const flushed = await this.buffer.flush(name);
@@ -118,7 +141,8 @@ export class BulkBuffer {
     const idEnds = new Uint32Array(ids.length);
     let end = 0;
     ids.forEach((id, d) => { idEnds[d] = end += id.length; });
-    return { flushed, lines: Int32Array.from(this.lines), idText: ids.join(''), idEnds };
+    const hashes = this.idHashes.slice(0, this.docs);
+    return { flushed, lines: this.lines.slice(0, this.docs), idText: ids.join(''), idEnds, idHashes: { hashes, sorted: hashes.slice().sort() } };
   }
 }
 

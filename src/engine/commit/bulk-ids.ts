@@ -74,21 +74,32 @@ export interface BuiltIdHashes {
 }
 
 /**
- * The id hashes of `segment`. A bulk load computes them as each segment arrives, while the threads
- * still index (`BulkLoad`), so that resolving the ids at the end costs only a merge (issue 17: on
- * npm's 227k ids, hashing and sorting them all at the end was ~40 ms of the load's tail).
+ * The id hashes of `segment`. A bulk load has them ahead: each thread hashes its ids as it buffers
+ * them ({@link hashId} in `BulkBuffer`) and sends them sorted with the segment, so that resolving
+ * the ids at the end costs only a merge (issue 17: on npm's 227k ids, hashing and sorting them all
+ * at the end was ~40 ms of the load's tail); this computes the same from the ids.
  */
 export function hashBuiltIds(segment: Pick<BuiltIds, 'idText' | 'idEnds'>): BuiltIdHashes {
   const { idText, idEnds } = segment;
   const hashes = new Uint32Array(idEnds.length);
   let start = 0;
   for (let d = 0; d < idEnds.length; d++) {
-    let h = 0x811c9dc5;
-    for (let i = start; i < idEnds[d]; i++) h = Math.imul(h ^ idText.charCodeAt(i), 0x01000193);
-    hashes[d] = h >>> 0;
+    hashes[d] = hashId(idText, start, idEnds[d]);
     start = idEnds[d];
   }
   return { hashes, sorted: hashes.slice().sort() };
+}
+
+/**
+ * The hash {@link BuiltIdHashes} holds of the id `text.slice(start, end)`: FNV-1a of its UTF-16
+ * code units. A bulk-load thread hashes each id as it buffers the doc (`BulkBuffer`), so that the
+ * main thread neither hashes nor sorts them (issue 17: ~80 ms of its CPU on npm under load, next
+ * to the two threads it shares the cores with).
+ */
+export function hashId(text: string, start = 0, end = text.length): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 /** The values that occur more than once across `sorted` (each array sorted). */

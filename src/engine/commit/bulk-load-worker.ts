@@ -110,7 +110,8 @@ async function handle(request: BulkRequest): Promise<void> {
           return;
         }
         const segment: BulkSegment = await done.flush(request.name);
-        reply({ ok: true, segment }, [...transferableFiles(segment.flushed.files), segment.lines.buffer, segment.idEnds.buffer]);
+        const { lines, idEnds, idHashes } = segment;
+        reply({ ok: true, segment }, [...transferableFiles(segment.flushed.files), lines.buffer, idEnds.buffer, idHashes.hashes.buffer, idHashes.sorted.buffer]);
         return;
       }
       case 'reset':

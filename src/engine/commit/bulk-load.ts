@@ -21,7 +21,6 @@ import { mappingToJson } from '../schema/mapping.js';
 import type { SegmentInfo } from '../segment/segment-info.js';
 import type { Worker } from 'node:worker_threads';
 import type { BuiltIds } from './bulk-ids.js';
-import { hashBuiltIds } from './bulk-ids.js';
 import type { BulkError, BulkInit, BulkReply, BulkRequest, BulkWorkerData } from './bulk-load-worker.js';
 import { startEngineWorker, wholeBuffer, WorkerChannel } from './engine-worker.js';
 
@@ -244,9 +243,9 @@ export class BulkLoad {
       if (!reply.ok) throw toError(reply.error);
       // After a failed chunk the load is aborted: a last flush asked for before it is not written.
       if (reply.segment == null || this.failures.length > 0) return;
-      const { flushed, lines, idText, idEnds } = reply.segment;
+      const { flushed, lines, idText, idEnds, idHashes } = reply.segment;
       // Recorded before writing, so that an abort deletes whatever part of it was written.
-      this.segments.push({ info: flushed.info, deletedDocs: flushed.deletedDocs, lines, idText, idEnds, idHashes: hashBuiltIds({ idText, idEnds }) });
+      this.segments.push({ info: flushed.info, deletedDocs: flushed.deletedDocs, lines, idText, idEnds, idHashes });
       await this.host.writeFiles(flushed.files);
     })().catch((e: unknown) => { this.failures.push({ seq: -1, error: e as Error }); }).finally(() => {
       if (thread.flushing === task) thread.flushing = null;

@@ -47,6 +47,9 @@ function clearHigh(): void {
   scannedHigh = false;
 }
 
+/** Runs shorter than this are copied by a loop, longer ones natively (measured on npm and Debian lines). */
+const COPY_BY_HAND = 512;
+
 /** Canonical JSON integers (what `JSON.stringify` writes back the same) have at most this many digits (below 2^53). */
 const MAX_CANONICAL_DIGITS = 15;
 
@@ -67,9 +70,24 @@ export class FlatLineBytes {
    * inverter asks for it ({@link resolve}); null for a field whose values others read.
    */
   private readonly deferred: readonly (FieldValue[] | null)[];
-  private stored = Buffer.alloc(4096);
+  /**
+   * The stored JSON of the line read last, in a plain Uint8Array: a view of it is a Uint8Array,
+   * which V8 makes natively, where a Buffer's is a FastBuffer made by a JS constructor (issue 17:
+   * FastBuffer was 1.6% of a bulk-load thread). {@link storedBuffer} is the same memory as a
+   * Buffer, for its UTF-8 `write`.
+   */
+  private stored = new Uint8Array(4096);
+  private storedBuffer = Buffer.from(this.stored.buffer);
   private storedEnd = 0;
-  private bytes: Buffer = this.stored;
+  private bytes: Buffer = this.storedBuffer;
+  /**
+   * {@link bytes} as a plain Uint8Array (made once per chunk): {@link copy} reads every source
+   * through one kind of array, where reading a Buffer line and a Uint8Array key made its loop
+   * polymorphic (issue 17: that loop was half of `read`'s time), and its views are cheap.
+   */
+  private plain: Uint8Array = this.stored;
+  /** The one-value array {@link values} holds for `_id`: read before the next line, so reused. */
+  private readonly idValue: string[] = [''];
 
   /**
    * `deferrable(name)` says whether only the field's inverter reads its values (no doc values, no
@@ -111,7 +129,11 @@ export class FlatLineBytes {
    */
   read(bytes: Buffer, start: number, end: number, source: string, line: number, deriveId: (line: number | undefined) => string): string | null {
     if (!this.scan(bytes, start, end)) return null;
-    this.bytes = bytes;
+    if (bytes !== this.bytes) {
+      this.bytes = bytes;
+      this.plain = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    }
+    const plain = this.plain;
     const { fields, kinds, starts, ends } = this.plan;
     const n = fields.length;
     const values = this.values;
@@ -124,8 +146,10 @@ export class FlatLineBytes {
       id = deriveId(line);
       this.writeString(JSON.stringify(id));
     } else if (idKind === Kind.plainString) {
-      id = readId(bytes.toString('latin1', starts[n] + 1, ends[n] - 1), { source, line })!;
-      this.copy(bytes, starts[n], ends[n]);
+      // `readId` of a string only refuses an empty one: a non-empty one needs neither the call
+      // nor the location object made for it (one per line).
+      id = ends[n] - starts[n] > 2 ? latin1(bytes, starts[n] + 1, ends[n] - 1) : readId('', { source, line })!;
+      this.copy(plain, starts[n], ends[n]);
     } else {
       const raw = valueOf(idKind, bytes, starts[n], ends[n]);
       // `_id: null` is left to the general path (it then derives an id).
@@ -133,21 +157,23 @@ export class FlatLineBytes {
       id = readId(raw, { source, line })!;
       this.writeString(JSON.stringify(id));
     }
-    values.set('_id', [id]);
+    const idValue = this.idValue;
+    idValue[0] = id;
+    values.set('_id', idValue);
     for (let s = 0; s < n; s++) {
       const f = fields[s];
       const kind = kinds[s];
       if ((kind === Kind.plainString || kind === Kind.shortEscapedString) && f.baseType === 'text') {
         // A string is a valid value of any text field: `checkValue` would return it as is.
         values.set(f.name, this.deferred[s] ?? [stringOf(kind, bytes, starts[s], ends[s])]);
-        if (f.store) this.storeRaw(s, bytes);
+        if (f.store) this.storeRaw(s, plain);
         continue;
       }
       const v = kind === Kind.absent ? undefined : valueOf(kind, bytes, starts[s], ends[s]);
       values.set(f.name, checkValue(v, false, f, { source, line }));
       if (!f.store || v === undefined || v === null) continue;
       if (kind === Kind.literal || kind === Kind.plainString || kind === Kind.shortEscapedString || (kind === Kind.number && isCanonicalInteger(bytes, starts[s], ends[s]))) {
-        this.storeRaw(s, bytes);
+        this.storeRaw(s, plain);
       } else {
         this.copy(this.storedKeys[s], 0, this.storedKeys[s].length);
         this.writeString(JSON.stringify(v));
@@ -163,7 +189,8 @@ export class FlatLineBytes {
    */
   private scan(bytes: Buffer, start: number, end: number): boolean {
     const { kinds, starts, ends } = this.plan;
-    kinds.fill(Kind.absent);
+    // A loop, not `fill`: a handful of slots cost less than the call.
+    for (let s = 0; s < kinds.length; s++) kinds[s] = Kind.absent;
     let i = skipSpace(bytes, start, end);
     if (i >= end || bytes[i] !== 0x7b /* { */) return false;
     i = skipSpace(bytes, i + 1, end);
@@ -240,20 +267,20 @@ export class FlatLineBytes {
   }
 
   /** Appends the key of field `slot` and its value's bytes as the line has them. */
-  private storeRaw(slot: number, bytes: Buffer): void {
+  private storeRaw(slot: number, bytes: Uint8Array): void {
     const key = this.storedKeys[slot];
     this.copy(key, 0, key.length);
     this.copy(bytes, this.plan.starts[slot], this.plan.ends[slot]);
   }
 
-  /** Appends `from[start, end)` to the stored JSON. */
+  /** Appends `from[start, end)` (a plain Uint8Array, not a Buffer) to the stored JSON. */
   private copy(from: Uint8Array, start: number, end: number): void {
     const n = end - start;
     this.reserve(n);
     const stored = this.stored;
     let p = this.storedEnd;
-    // Runs of most values by hand: a native copy costs more to call (and a view to make) than to do.
-    if (n < 512) {
+    // Short runs by hand: a native copy costs more to call (and a view to make) than to do.
+    if (n < COPY_BY_HAND) {
       for (let i = start; i < end; i++) stored[p++] = from[i];
     } else {
       stored.set(from.subarray(start, end), p);
@@ -275,36 +302,46 @@ export class FlatLineBytes {
   private writeString(text: string): void {
     // UTF-8 takes at most 3 bytes per UTF-16 code unit.
     this.reserve(text.length * 3);
-    this.storedEnd += this.stored.write(text, this.storedEnd);
+    this.storedEnd += this.storedBuffer.write(text, this.storedEnd);
   }
 
   private reserve(n: number): void {
     if (this.storedEnd + n <= this.stored.length) return;
-    const next = Buffer.alloc(Math.max(2 * this.stored.length, this.storedEnd + n));
-    this.stored.copy(next, 0, 0, this.storedEnd);
+    const next = new Uint8Array(Math.max(2 * this.stored.length, this.storedEnd + n));
+    next.set(this.stored.subarray(0, this.storedEnd));
     this.stored = next;
+    this.storedBuffer = Buffer.from(next.buffer);
   }
+}
+
+/**
+ * `bytes[start, end)` as latin1 (ASCII here): `latin1Slice` (Node 20 and 24) is what
+ * `toString('latin1', ...)` calls after its argument checks and encoding lookup, which cost ~15%
+ * of a short id's string.
+ */
+function latin1(bytes: Buffer, start: number, end: number): string {
+  return (bytes as Buffer & { latin1Slice(start: number, end: number): string }).latin1Slice(start, end);
 }
 
 /** The string of a (valid, ASCII) JSON string of {@link Kind} `kind` at `bytes[start, end)`, quotes included. */
 function stringOf(kind: number, bytes: Buffer, start: number, end: number): string {
-  return kind === Kind.plainString ? bytes.toString('latin1', start + 1, end - 1) : (JSON.parse(bytes.toString('latin1', start, end)) as string);
+  return kind === Kind.plainString ? latin1(bytes, start + 1, end - 1) : (JSON.parse(latin1(bytes, start, end)) as string);
 }
 
 /** The JS value of a mapped value the scan found valid (and ASCII: latin1 is then UTF-8). */
 function valueOf(kind: number, bytes: Buffer, start: number, end: number): unknown {
   switch (kind) {
     case Kind.plainString:
-      return bytes.toString('latin1', start + 1, end - 1);
+      return latin1(bytes, start + 1, end - 1);
     case Kind.number:
       // Number() and JSON.parse read a valid JSON number alike.
-      return Number(bytes.toString('latin1', start, end));
+      return Number(latin1(bytes, start, end));
     case Kind.literal: {
       const c = bytes[start];
       return c === 0x74 ? true : c === 0x66 ? false : null;
     }
     default:
-      return JSON.parse(bytes.toString('latin1', start, end)) as unknown;
+      return JSON.parse(latin1(bytes, start, end)) as unknown;
   }
 }
 

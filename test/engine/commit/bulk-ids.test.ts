@@ -1,13 +1,16 @@
 /**
  * Id resolution across the segments of one bulk load (engine/commit/bulk-ids.ts): the copy of an
  * id from the latest input line survives, whether the segments' id hashes were computed as they
- * arrived or at the end.
+ * arrived or at the end; and the hashes a bulk-load thread computes as it buffers docs are those.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { hashBuiltIds, resolveBuiltIds } from '../../../src/engine/commit/bulk-ids.js';
 import type { BuiltIds } from '../../../src/engine/commit/bulk-ids.js';
 import { mulberry32 } from '../../../bench/queries.js';
+import { getAnalyzer } from '../../../src/engine/analysis/index.js';
+import { BulkBuffer } from '../../../src/engine/commit/bulk-chunk.js';
+import { parseMapping } from '../../../src/engine/schema/mapping.js';
 
 /** Segments of `docs` random docs each, ids drawn from a small set (so they repeat), lines a shuffled 1..n. */
 function segments(random: () => number, counts: readonly number[], idSpace: number): BuiltIds[] {
@@ -56,4 +59,26 @@ describe('resolveBuiltIds', () => {
       assert.deepEqual(ahead, expected);
     });
   }
+});
+
+describe('BulkBuffer id hashes', () => {
+  it('hashes each id as it is buffered exactly as hashBuiltIds hashes the flushed ids, on both line paths, repeated ids included', async () => {
+    const mapping = parseMapping({ fields: { _id: { type: 'id' }, title: { type: 'text', search: { lexical: { analyze: 'english' } } } } }, 'ids');
+    const buffer = new BulkBuffer(mapping, getAnalyzer);
+    const lines = [
+      '{"_id":"a1","title":"plain ascii"}',
+      '{"_id":"caf\u00e9","title":"non-ASCII id: the general path"}',
+      '{"title":"no id: derived from the line"}',
+      '{"_id":42,"title":"numeric id"}',
+      '{"_id":"a\\u0031x","title":"escaped id"}',
+      '{"_id":"a1","title":"a repeated id"}',
+      ...Array.from({ length: 3000 }, (_, i) => `{"_id":"doc-${i}","title":"more than the first array holds"}`),
+    ];
+    buffer.addChunk(Buffer.from(`${lines.join('\n')}\n`), 1, 'ids.jsonl', 'prefix:');
+    const flushed = await buffer.flush('s');
+    const expected = hashBuiltIds(flushed);
+    assert.equal(flushed.idHashes.hashes.length, lines.length);
+    assert.deepEqual(flushed.idHashes.hashes, expected.hashes);
+    assert.deepEqual(flushed.idHashes.sorted, expected.sorted);
+  });
 });
