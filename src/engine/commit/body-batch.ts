@@ -82,7 +82,11 @@ export class BodyBatch {
 
   private readonly plan: FlatPlan | null;
 
-  constructor(private readonly mapping: Mapping) {
+  /** `spare` gives the buffer of a record logged earlier, to build this one's in (see `WalRecordBytes`). */
+  constructor(
+    private readonly mapping: Mapping,
+    private readonly spare: () => ArrayBuffer | undefined = () => undefined,
+  ) {
     const plan = (this.plan = flatPlanOf(mapping));
     // As `BulkBuffer` does: a text value waits for the inverter to ask for its string when only the inverter reads it.
     const onlyInverted = (name: string): boolean => {
@@ -165,7 +169,7 @@ export class BodyBatch {
     if (isBlank(bytes, start, end)) return true;
     if (invalidUtf8Offset(bytes.subarray(start, end)) >= 0) return false;
     backgroundPauser()?.point();
-    const record = (this.record ??= new WalRecordBytes(Math.max(1 << 20, 2 * (this.chunks[0]?.length ?? 0))));
+    const record = (this.record ??= new WalRecordBytes(Math.max(1 << 20, 2 * (this.chunks[0]?.length ?? 0)), this.spare()));
     const flat = this.flat;
     if (flat !== null) {
       let id: string | null;

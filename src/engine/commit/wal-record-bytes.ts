@@ -15,9 +15,16 @@ export class WalRecordBytes {
   private end = RECORD_FRAME;
   private entries = 0;
 
-  constructor(initialBytes = 1 << 20) {
+  /**
+   * `spare`, when given, is the buffer of a record this thread built before and got back once it
+   * was logged (`ThreadedSegmentBuffer.applyParsed`): written over rather than a new one
+   * allocated. A body's record grew through ~50 MB of buffers and was then copied to its exact
+   * size; array buffers allocated count towards a heap's next full collection, and this thread ran
+   * one every ~2 bodies (issue 17: collections while `api` indexes).
+   */
+  constructor(initialBytes = 1 << 20, spare?: ArrayBuffer) {
     // Not from node's pool: the finished record's buffer is handed to another thread whole.
-    this.bytes = Buffer.allocUnsafeSlow(Math.max(initialBytes, 64));
+    this.bytes = spare !== undefined && spare.byteLength >= 64 ? Buffer.from(spare) : Buffer.allocUnsafeSlow(Math.max(initialBytes, 64));
     this.ascii('{"ops":[');
   }
 
@@ -51,16 +58,16 @@ export class WalRecordBytes {
   }
 
   /**
-   * Closes the record and frames it (length, CRC-32, trailing JSON length); the result fills its
-   * buffer whole, so it can be transferred. The writer must not be used after.
+   * Closes the record and frames it (length, CRC-32, trailing JSON length). The result is a view
+   * from the start of a buffer of its own, which may be longer: hand the whole buffer over (its
+   * spare room included). The writer must not be used after.
    */
   finish(): Uint8Array<ArrayBuffer> {
     this.ascii(']}');
     const jsonLength = this.end - RECORD_FRAME;
     this.reserve(4);
-    const record = new Uint8Array(this.end + 4);
-    record.set(this.bytes.subarray(0, this.end));
-    const view = new DataView(record.buffer);
+    const record = new Uint8Array(this.bytes.buffer as ArrayBuffer, this.bytes.byteOffset, this.end + 4);
+    const view = new DataView(record.buffer, record.byteOffset);
     view.setUint32(this.end, jsonLength, true);
     view.setUint32(0, jsonLength + 4, true);
     view.setUint32(4, crc32(record.subarray(RECORD_FRAME)), true);
