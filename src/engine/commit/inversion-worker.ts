@@ -83,10 +83,12 @@ const ids = new IdFilterBuilder();
 const batches = new Map<number, BodyBatch>();
 /**
  * Buffers of records the writer logged and handed back (`apply`'s `spent`), for the next bodies'
- * records (see `WalRecordBytes`): two, as one body may be parsed while the one before is logged.
+ * records (see `WalRecordBytes`). One is kept: a stream of bodies then cycles through two buffers
+ * (one being logged while the next body is parsed into the other), and an idle server holds one
+ * (a record is about twice its body: ~20 MB for an 8 MB body).
  */
 const spares: ArrayBuffer[] = [];
-const MAX_SPARES = 2;
+const MAX_SPARES = 1;
 const takeSpare = (): ArrayBuffer | undefined => spares.pop();
 handleRequestsInOrder(port, handle);
 
