@@ -19,7 +19,7 @@
  * the base branch's, to compare against).
  */
 import { spawn } from 'node:child_process';
-import { createReadStream, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -137,6 +137,22 @@ function threadCpu(pid: number | undefined): { main: number; normal: number; low
   return cpu;
 }
 
+/** A process's resident set now, in MB (Linux; undefined elsewhere). */
+function rssMb(pid: number | undefined): number | undefined {
+  if (pid === undefined || process.platform !== 'linux') return undefined;
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return kb === undefined ? undefined : Math.round(Number(kb) / 1024);
+}
+
+/** Bytes of the files under `dir`, write-ahead logs left out (the server does not hold them). */
+function directorySize(dir: string): number {
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && !/^wal-.*\.log$/.test(entry.name)) bytes += statSync(path.join(entry.parentPath, entry.name)).size;
+  }
+  return bytes;
+}
+
 /**
  * How the `yarrow` executable starts node: the environment assignments and node options of its
  * shebang line (`#!/usr/bin/env -S VAR=value node --flag ...`, src/cli.ts), so the server runs as
@@ -215,7 +231,7 @@ async function searchLoad(url: string, queries: readonly string[], duration: num
  * the corpus at full speed (one client posting back to back, as `_index` throughput was measured)
  * until the search run ends, so every query it times overlaps indexing.
  */
-async function pacedLatency(url: string, pid: number | undefined, queries: readonly string[], lines: readonly string[]): Promise<void> {
+async function pacedLatency(url: string, pid: number | undefined, queries: readonly string[], lines: readonly string[], dataDir: string): Promise<void> {
   const paced = { url: `${url}/${corpus.name}/_search`, queries, rate, seconds, connections: pacedConnections };
   // The copies indexed during the timed run, built and encoded beforehand: building one (a regex per
   // line, a 17 MB join and its UTF-8 encoding) blocks this thread for tens of milliseconds (the
@@ -226,6 +242,7 @@ async function pacedLatency(url: string, pid: number | undefined, queries: reado
   const busyCpu = threadCpu(pid);
   console.log(`search at ${rate} q/s (idle): ${formatPaced(idle, seconds)}`);
   const benchBefore = threadCpu(process.pid);
+  const rssBefore = rssMb(pid);
   const during = pacedLoad(paced);
   const started = performance.now();
   let indexed = 0;
@@ -255,7 +272,10 @@ async function pacedLatency(url: string, pid: number | undefined, queries: reado
   }
   if (pid !== undefined && process.platform === 'linux') {
     const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    if (hwm !== undefined) console.log(`  server peak RSS so far: ${Math.round(Number(hwm) / 1024)} MB`);
+    // The server holds its segments in memory (SegmentLoad.full), so its RSS grows with the index
+    // whatever indexing itself takes: the index's size on disk at the end says how much of the peak that is.
+    const indexBytes = directorySize(dataDir);
+    if (hwm !== undefined) console.log(`  server peak RSS so far: ${Math.round(Number(hwm) / 1024)} MB (RSS before the indexing run ${rssBefore ?? '?'} MB; index on disk now (logs left out) ${Math.round(indexBytes / 2 ** 20)} MB, ${indexed} docs indexed in the run)`);
   }
   const ratio = busy.latency.p99 / idle.latency.p99;
   console.log(`  p99 while indexing / idle p99 = ${ratio.toFixed(2)} (goal <= 2.00: ${ratio <= 2 ? 'met' : 'NOT met'})`);
@@ -280,7 +300,7 @@ async function main(): Promise<void> {
     if (flush.status !== 200) throw new Error(`_flush answered ${flush.status}`);
     await searchLoad(server.url, queries, 2); // warm-up
     if (pacedOnly) {
-      await pacedLatency(server.url, server.pid, queries, lines);
+      await pacedLatency(server.url, server.pid, queries, lines, path.join(dir, 'data'));
       return;
     }
     const idle = await searchLoad(server.url, queries, seconds);
@@ -290,7 +310,7 @@ async function main(): Promise<void> {
     const busy = await during;
     console.log(`search while indexing: ${fmt(busy)}`);
     console.log(`_index during search load: ${Math.round(ix2.docs / ix2.seconds)} docs/s, ${(ix2.bytes / 1e6 / ix2.seconds).toFixed(1)} MB/s (${ix2.seconds.toFixed(2)} s of the ${seconds} s search run)`);
-    await pacedLatency(server.url, server.pid, queries, lines);
+    await pacedLatency(server.url, server.pid, queries, lines, path.join(dir, 'data'));
   } finally {
     const code = await server.stop();
     console.log(`server exited with ${String(code)}`);

@@ -151,7 +151,7 @@ export class BulkBuffer {
  * {@link isSimpleString} calls is inverted from the line's bytes (the reader takes only ASCII
  * values); any other value from its string, which the reader makes then if it has not yet.
  */
-class AsciiLine implements ByteValues {
+export class AsciiLine implements ByteValues {
   private bytes: Uint8Array = new Uint8Array(0);
   /** Field name -> slot of the plan. */
   private readonly slots: Map<string, number>;

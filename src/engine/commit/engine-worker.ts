@@ -155,6 +155,16 @@ export function transferableBuffer(bytes: Uint8Array): ArrayBuffer | null {
   return b === null || isMarkedAsUntransferable?.(b) === true ? null : b;
 }
 
+/**
+ * The buffer of `bytes`, a view another thread handed over with its whole buffer (a record the
+ * inversion thread built, spare room after it included), to hand back: null when it is not a
+ * transferable buffer of its own (shared, or marked untransferable).
+ */
+export function handedOverBuffer(bytes: Uint8Array): ArrayBuffer | null {
+  const b = bytes.buffer;
+  return b instanceof ArrayBuffer && bytes.byteOffset === 0 && isMarkedAsUntransferable?.(b) !== true ? b : null;
+}
+
 /** The buffers of `files` that each file's bytes fill whole, to transfer (a view into a shared buffer is copied). */
 export function transferableFiles(files: ReadonlyMap<string, Uint8Array>): ArrayBuffer[] {
   const buffers = new Set<ArrayBuffer>();

@@ -17,8 +17,9 @@
  * - `{ type: 'seal', batch }`: the body ended; reply `{ ok, docs, record, ids }`, the batch's write-
  *   ahead log record (transferred) and its ids, for the writer to log; the documents stay here.
  * - `{ type: 'apply', batch, spent? }`: the writer logged the record: the batch's documents go into
- *   the buffer; reply `{ ok, estimatedBytes }`. `spent` is the logged record handed back, dropped
- *   here (see `applyParsed`). `{ type: 'drop', batch }` forgets a batch instead.
+ *   the buffer; reply `{ ok, estimatedBytes }`. `spent` is the logged record handed back, whose
+ *   buffer the next body's record is built in (see `applyParsed`, `WalRecordBytes`).
+ *   `{ type: 'drop', batch }` forgets a batch instead.
  * A failure replies `{ ok: false, message }`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -80,6 +81,15 @@ let buffer = new SegmentBuffer(mapping, getAnalyzer);
 const ids = new IdFilterBuilder();
 /** `_index` bodies being parsed or waiting for the writer to log them, by batch number. */
 const batches = new Map<number, BodyBatch>();
+/**
+ * Buffers of records the writer logged and handed back (`apply`'s `spent`), for the next bodies'
+ * records (see `WalRecordBytes`). One is kept: a stream of bodies then cycles through two buffers
+ * (one being logged while the next body is parsed into the other), and an idle server holds one
+ * (a record is about twice its body: ~20 MB for an 8 MB body).
+ */
+const spares: ArrayBuffer[] = [];
+const MAX_SPARES = 1;
+const takeSpare = (): ArrayBuffer | undefined => spares.pop();
 handleRequestsInOrder(port, handle);
 
 async function handle(request: InversionRequest): Promise<void> {
@@ -112,7 +122,7 @@ async function handle(request: InversionRequest): Promise<void> {
       case 'parse':
       case 'seal': {
         let batch = batches.get(request.batch);
-        if (batch === undefined && request.type === 'parse') batches.set(request.batch, (batch = new BodyBatch(mapping)));
+        if (batch === undefined && request.type === 'parse') batches.set(request.batch, (batch = new BodyBatch(mapping, takeSpare)));
         // A batch found invalid was forgotten: the writer stops at that reply, later chunks are moot.
         if (batch === undefined) {
           port.postMessage({ ok: true, docs: 0 } satisfies InversionReply);
@@ -135,6 +145,7 @@ async function handle(request: InversionRequest): Promise<void> {
         const batch = batches.get(request.batch);
         batches.delete(request.batch);
         if (request.type === 'apply' && batch !== undefined) batch.applyTo(buffer, ids);
+        if (request.type === 'apply' && request.spent !== undefined && spares.length < MAX_SPARES) spares.push(request.spent.buffer as ArrayBuffer);
         port.postMessage({ ok: true, estimatedBytes: buffer.estimatedBytes } satisfies InversionReply);
         return;
       }

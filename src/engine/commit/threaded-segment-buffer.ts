@@ -17,7 +17,7 @@ import type { ValidDocument } from '../schema/document.js';
 import { mappingToJson } from '../schema/mapping.js';
 import type { Mapping } from '../schema/mapping.js';
 import type { FlushedBuffer } from '../segment/segment-buffer.js';
-import { startEngineWorker, transferableBuffer, wholeBuffer, WorkerChannel } from './engine-worker.js';
+import { handedOverBuffer, startEngineWorker, transferableBuffer, wholeBuffer, WorkerChannel } from './engine-worker.js';
 import { invalidBatchError } from './body-batch.js';
 import { foregroundGate } from './foreground-gate.js';
 import { IdFilter } from './id-filter.js';
@@ -187,10 +187,11 @@ export class ThreadedSegmentBuffer implements WriteBuffer {
     const before = this.latest;
     const length = body.record?.length ?? 0;
     this.unapplied += length;
-    // The logged record goes back to the thread that encoded it, which drops it: handed over, it
-    // no longer counts against this thread's heap limit, where a body's worth of it per request
-    // brought on a full collection (and its pause) about every second batch.
-    const spent = body.record === null ? null : transferableBuffer(body.record);
+    // The logged record goes back to the thread that encoded it, which builds a later body's
+    // record in it: handed over, it no longer counts against this thread's heap limit, where a
+    // body's worth of it per request brought on a full collection (and its pause) about every
+    // second batch. The record is a view from the start of a buffer the thread handed over whole.
+    const spent = body.record === null ? null : handedOverBuffer(body.record);
     const request: InversionRequest = spent === null ? { type: 'apply', batch: body.batch } : { type: 'apply', batch: body.batch, spent: body.record! };
     this.latest = this.track(
       this.thread.request(request, spent === null ? [] : [spent]).then((reply) => {

@@ -26,6 +26,26 @@ describe('yarrow standalone durability and concurrency', () => {
     }
   });
 
+  it('keeps every document of several requests acknowledged before a SIGKILL (later records built in the buffers of earlier ones)', { timeout: 60_000 }, async () => {
+    const ws = await Workspace.create();
+    try {
+      const first = await ServerProcess.start(ws, 'standalone', { YARROW_REFRESH_INTERVAL_MS: '0' });
+      // Bodies of different sizes, so a record is built in a spare buffer too large and too small for it.
+      const sizes = [800, 200, 1500, 50, 900];
+      for (const [i, n] of sizes.entries()) assert.equal((await first.index('movies', movieLines(`b${i}-`, n))).status, 200);
+      assert.equal(await first.stop('SIGKILL'), null);
+      const second = await ServerProcess.start(ws, 'standalone');
+      try {
+        const s = await second.search('movies', { query: { match_all: {} }, size: 5000 });
+        assert.deepEqual(s.json.hits.map((h) => h._id).sort(), sizes.flatMap((n, i) => ids(`b${i}-`, n)).sort());
+      } finally {
+        assert.equal(await second.stop(), 0);
+      }
+    } finally {
+      await ws.cleanup();
+    }
+  });
+
   it('commits buffered documents on SIGTERM and exits 0', { timeout: 60_000 }, async () => {
     const ws = await Workspace.create();
     try {
