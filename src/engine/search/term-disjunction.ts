@@ -70,6 +70,8 @@ class TermDisjunction {
   private partial = new Float64Array(8);
   /** Term indexes by ascending window bound; order[essentialFrom..] are the essential ones. */
   private order = new Int32Array(8);
+  /** [0]: the last {@link combine}. */
+  private readonly combined = new Float64Array(1);
 
   /** Loads a segment's clauses; false, with nothing loaded, when the shape is not flat. */
   load(clauses: readonly Scorer[], combiner: ScoreCombiner): boolean {
@@ -154,7 +156,8 @@ class TermDisjunction {
         partial.fill(0, 0, n);
         while (essentialFrom < n) {
           partial[order[essentialFrom]] = bounds[order[essentialFrom]];
-          if (this.combine() > threshold) break;
+          this.combine();
+          if (this.combined[0] > threshold) break;
           essentialFrom++;
         }
         if (essentialFrom === n) {
@@ -202,14 +205,16 @@ class TermDisjunction {
     }
     // Probe non-essential terms, highest bound first, while the doc can still compete.
     for (let i = essentialFrom - 1; i >= 0; i--) {
-      if (!(this.combine() > collector.threshold)) return;
+      this.combine();
+      if (!(this.combined[0] > collector.threshold)) return;
       const t = order[i];
       const it = postings[t]!;
       if (it.doc < candidate) it.advance(candidate);
       partial[t] = it.doc === candidate ? this.termScore(t, candidate) : 0;
     }
     collector.totalHits++;
-    const score = this.combine();
+    this.combine();
+    const score = this.combined[0];
     if (score > collector.threshold) collector.collect(docBase + candidate, score);
   }
 
@@ -229,16 +234,19 @@ class TermDisjunction {
   }
 
   /**
-   * The combiner's combine over `partial`, with its exact arithmetic (score-combiner.ts): the same
-   * additions and comparisons in the same order, so the same double.
+   * Sets combined[0] to the combiner's combine over `partial`, with its exact arithmetic
+   * (score-combiner.ts): the same additions and comparisons in the same order, so the same double.
+   * Written to the array, not returned: a double returned from a call that is not inlined is a heap
+   * number per candidate.
    */
-  private combine(): number {
+  private combine(): void {
     const n = this.terms;
     const scores = this.partial;
     if (this.kind === SUM) {
       let sum = 0;
       for (let i = 0; i < n; i++) sum += scores[i];
-      return sum;
+      this.combined[0] = sum;
+      return;
     }
     const groupOf = this.groupOf;
     const ties = this.tieBreakers;
@@ -257,7 +265,8 @@ class TermDisjunction {
         const tie = ties[g];
         total += tie === 0 ? max : max + tie * (sum - max);
       }
-      return total;
+      this.combined[0] = total;
+      return;
     }
     let sum = 0;
     let max = 0;
@@ -270,7 +279,7 @@ class TermDisjunction {
       if (groupSum > max) max = groupSum;
     }
     const tie = ties[0];
-    return tie === 0 ? max : max + tie * (sum - max);
+    this.combined[0] = tie === 0 ? max : max + tie * (sum - max);
   }
 
   /** scoreMaxScore's windowEnd: the nearest block end of the terms essential in the previous window. */
