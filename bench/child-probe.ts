@@ -116,7 +116,7 @@ async function main(): Promise<void> {
       const ms = answer.ms as number;
       gcInTimed += yarrow.noise.length;
       baseGcInTimed += base?.noise.length ?? 0;
-      if (ms >= slowMs) console.log(`slow ${ms.toFixed(3)} cpu ${(answer.cpuMs as number).toFixed(3)} ${q.class} ${q.terms.join(' ')}${yarrow.noise.map((l) => `\n    gc: ${l.slice(0, 110)}`).join('')}`);
+      if (ms >= slowMs) console.log(`slow ${ms.toFixed(3)} cpu ${(answer.cpuMs as number).toFixed(3)} main ${typeof answer.mainCpuMs === "number" ? answer.mainCpuMs.toFixed(3) : "-"} round ${round} ${q.class} ${q.terms.join(' ')}${yarrow.noise.map((l) => `\n    gc: ${l.slice(0, 110)}`).join('')}`);
     }
   }
   yarrow.process.stdin!.end();

@@ -20,6 +20,7 @@ import type { ScoreCombiner } from './score-combiner.js';
 import { BOUND_SLACK, NO_MORE_DOCS } from './scorer.js';
 import type { Scorer } from './scorer.js';
 import { scoreTermConjunction } from './term-conjunction.js';
+import { scoreTermDisjunction } from './term-disjunction.js';
 import type { TopKCollector } from './top-k-collector.js';
 
 /** Shared state of one search across segments. */
@@ -150,8 +151,22 @@ export function scoreClauseConjunction(
   }
 }
 
-/** Top-k over a disjunction of `clauses` combined by `combiner`, with MaxScore pruning. */
+/**
+ * Top-k over a disjunction of `clauses` combined by `combiner`, with MaxScore pruning. A
+ * disjunction of terms runs flat on their postings (term-disjunction.ts).
+ */
 export function scoreMaxScore(
+  clauses: readonly Scorer[],
+  combiner: ScoreCombiner,
+  live: AcceptDocs | null,
+  docBase: number,
+  ctx: CollectContext,
+): void {
+  if (!scoreTermDisjunction(clauses, combiner, live, docBase, ctx)) scoreClauseMaxScore(clauses, combiner, live, docBase, ctx);
+}
+
+/** {@link scoreMaxScore} through the clause scorers and the combiner, whatever they are. */
+export function scoreClauseMaxScore(
   clauses: readonly Scorer[],
   combiner: ScoreCombiner,
   live: AcceptDocs | null,

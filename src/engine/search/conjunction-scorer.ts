@@ -16,9 +16,20 @@ export class ConjunctionScorer implements Scorer {
 
   constructor(clauses: readonly Scorer[]) {
     this.ordered = clauses;
-    this.clauses = [...clauses].sort((a, b) => a.cost - b.cost);
-    this.cost = this.clauses[0]?.cost ?? 0;
-    this.maxScore = clauses.reduce((s, c) => s + c.maxScore, 0);
+    // A stable insertion sort by cost (Array.prototype.sort's order): a handful of clauses, built
+    // per segment and query, where the built-in sort's set-up is most of the cost and garbage.
+    const byCost = clauses.slice();
+    for (let i = 1; i < byCost.length; i++) {
+      const c = byCost[i];
+      let j = i - 1;
+      for (; j >= 0 && byCost[j].cost > c.cost; j--) byCost[j + 1] = byCost[j];
+      byCost[j + 1] = c;
+    }
+    this.clauses = byCost;
+    this.cost = byCost[0]?.cost ?? 0;
+    let maxScore = 0;
+    for (const c of clauses) maxScore += c.maxScore;
+    this.maxScore = maxScore;
   }
 
   nextDoc(): number {

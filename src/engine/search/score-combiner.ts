@@ -18,11 +18,43 @@ export interface ScoreCombiner {
    * max itself rather than calling through the interface for every doc.
    */
   readonly plainMax: boolean;
+  /**
+   * The combination's arithmetic, for loops that combine flat arrays of term scores themselves
+   * (term-disjunction.ts) with exactly these additions and comparisons; undefined for a combiner
+   * they do not know.
+   */
+  readonly arithmetic?: CombinerArithmetic;
+}
+
+/**
+ * What a combiner computes, as data: clause i is in group `groupOf[i]` (each clause its own group
+ * when null; a group's clauses adjacent) and
+ * - `sum`: the clause scores added in clause order from 0;
+ * - `sum-of-max`: each group's dis_max (its max plus `tieBreakers[g]` times the rest, over its sum
+ *   and max from 0 in clause order), added in group order from 0;
+ * - `max-of-sum`: each group's sum from 0 in clause order, then the dis_max of the group sums with
+ *   `tieBreaker`.
+ */
+export interface CombinerArithmetic {
+  readonly kind: 'sum' | 'sum-of-max' | 'max-of-sum';
+  readonly groupOf: Int32Array | null;
+  /** Per group, for `sum-of-max`. */
+  readonly tieBreakers: Float64Array | null;
+  /** For `max-of-sum`. */
+  readonly tieBreaker: number;
 }
 
 /** Sum of the clause scores, added in clause order so results are reproducible. */
-class SumCombiner implements ScoreCombiner {
+class SumCombiner implements ScoreCombiner, CombinerArithmetic {
   readonly plainMax = false;
+  readonly kind = 'sum';
+  readonly groupOf = null;
+  readonly tieBreakers = null;
+  readonly tieBreaker = 0;
+
+  get arithmetic(): CombinerArithmetic {
+    return this;
+  }
 
   combine(scores: ArrayLike<number>, count: number): number {
     let sum = 0;
@@ -39,11 +71,18 @@ class SumCombiner implements ScoreCombiner {
 export const sumCombiner: ScoreCombiner = new SumCombiner();
 
 /** dis_max: max + tieBreaker * (sum - max). */
-class DisMaxCombiner implements ScoreCombiner {
+class DisMaxCombiner implements ScoreCombiner, CombinerArithmetic {
   readonly plainMax: boolean;
+  readonly kind = 'max-of-sum';
+  readonly groupOf = null;
+  readonly tieBreakers = null;
 
-  constructor(private readonly tieBreaker: number) {
+  constructor(readonly tieBreaker: number) {
     this.plainMax = tieBreaker === 0;
+  }
+
+  get arithmetic(): CombinerArithmetic {
+    return this;
   }
 
   combine(scores: ArrayLike<number>, count: number): number {
@@ -79,12 +118,18 @@ export function groupedDisMaxCombiner(groupOf: Int32Array, groupCount: number, t
   return new GroupedDisMaxCombiner(groupOf, tieBreaker);
 }
 
-class GroupedDisMaxCombiner implements ScoreCombiner {
+class GroupedDisMaxCombiner implements ScoreCombiner, CombinerArithmetic {
   readonly plainMax: boolean;
+  readonly kind = 'max-of-sum';
+  readonly tieBreakers = null;
+
+  get arithmetic(): CombinerArithmetic {
+    return this;
+  }
 
   constructor(
-    private readonly groupOf: Int32Array,
-    private readonly tieBreaker: number,
+    readonly groupOf: Int32Array,
+    readonly tieBreaker: number,
   ) {
     // One clause per group: each group's sum is its one score (0 + s = s), so the combination is the max.
     this.plainMax = tieBreaker === 0 && groupOf.every((g, i) => i === 0 || g !== groupOf[i - 1]);
@@ -124,13 +169,19 @@ export function groupedSumOfDisMaxCombiner(groupOf: Int32Array, tieBreakers: Flo
   return new GroupedSumOfDisMaxCombiner(groupOf, tieBreakers);
 }
 
-class GroupedSumOfDisMaxCombiner implements ScoreCombiner {
+class GroupedSumOfDisMaxCombiner implements ScoreCombiner, CombinerArithmetic {
   readonly plainMax = false;
+  readonly kind = 'sum-of-max';
+  readonly tieBreaker = 0;
 
   constructor(
-    private readonly groupOf: Int32Array,
-    private readonly tieBreakers: Float64Array,
+    readonly groupOf: Int32Array,
+    readonly tieBreakers: Float64Array,
   ) {}
+
+  get arithmetic(): CombinerArithmetic {
+    return this;
+  }
 
   combine(scores: ArrayLike<number>, count: number): number {
     const groupOf = this.groupOf;

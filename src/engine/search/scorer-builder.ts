@@ -94,18 +94,22 @@ function buildCompound(query: Extract<Query, { kind: 'sum' | 'dis_max' }>, segme
 /** best_fields over "or" term groups, flattened to one clause per term (see groupedDisMaxCombiner). */
 function buildGroupedDisMax(groups: readonly FieldTermsQuery[], tieBreaker: number, segment: SegmentView, scoring: ScoringContext): Scorer | null {
   const clauses: Scorer[] = [];
-  const groupOf: number[] = [];
-  groups.forEach((group, g) => {
+  let termCount = 0;
+  for (const group of groups) termCount += group.terms.length;
+  // Sized for every term (typed, no list grown and copied): built per segment and query.
+  const groupOf = new Int32Array(termCount);
+  for (let g = 0; g < groups.length; g++) {
+    const group = groups[g];
     for (const term of group.terms) {
       const s = termScorer(group.field, term, group.boost, segment, scoring);
       if (s === null) continue;
+      groupOf[clauses.length] = g;
       clauses.push(s);
-      groupOf.push(g);
     }
-  });
+  }
   if (clauses.length === 0) return null;
   if (clauses.length === 1) return clauses[0];
-  return new DisjunctionScorer(clauses, groupedDisMaxCombiner(Int32Array.from(groupOf), groups.length, tieBreaker));
+  return new DisjunctionScorer(clauses, groupedDisMaxCombiner(groupOf.subarray(0, clauses.length), groups.length, tieBreaker));
 }
 
 function buildBoolScorer(query: Extract<Query, { kind: 'bool' }>, segment: SegmentView, scoring: ScoringContext): Scorer | null {
@@ -156,21 +160,31 @@ function isWordDisjunction(query: Extract<Query, { kind: 'bool' }>): boolean {
  */
 function buildWordDisjunction(words: readonly Query[], segment: SegmentView, scoring: ScoringContext): Scorer | null {
   const clauses: Scorer[] = [];
-  const groupOf: number[] = [];
+  let termCount = 0;
+  for (const word of words) termCount += word.kind === 'dis_max' ? word.clauses.length : 1;
+  // Typed arrays sized up front, loops rather than closures: built per segment and query.
+  const groupOf = new Int32Array(termCount);
   // A single-term word has no other clauses, so its tie breaker does not matter.
-  const tieBreakers = Float64Array.from(words, (word) => (word.kind === 'dis_max' ? word.tieBreaker : 0));
-  words.forEach((word, g) => {
-    const terms = word.kind === 'dis_max' ? (word.clauses as readonly FieldTermsQuery[]) : [word as FieldTermsQuery];
-    for (const t of terms) {
-      const s = termScorer(t.field, t.terms[0], t.boost, segment, scoring);
-      if (s === null) continue;
-      clauses.push(s);
-      groupOf.push(g);
+  const tieBreakers = new Float64Array(words.length);
+  for (let g = 0; g < words.length; g++) {
+    const word = words[g];
+    if (word.kind === 'dis_max') {
+      tieBreakers[g] = word.tieBreaker;
+      for (const t of word.clauses as readonly FieldTermsQuery[]) addWordTerm(t, g);
+    } else {
+      addWordTerm(word as FieldTermsQuery, g);
     }
-  });
+  }
   if (clauses.length === 0) return null;
   if (clauses.length === 1) return clauses[0];
-  return new DisjunctionScorer(clauses, groupedSumOfDisMaxCombiner(Int32Array.from(groupOf), tieBreakers));
+  return new DisjunctionScorer(clauses, groupedSumOfDisMaxCombiner(groupOf.subarray(0, clauses.length), tieBreakers));
+
+  function addWordTerm(t: FieldTermsQuery, g: number): void {
+    const s = termScorer(t.field, t.terms[0], t.boost, segment, scoring);
+    if (s === null) return;
+    groupOf[clauses.length] = g;
+    clauses.push(s);
+  }
 }
 
 function buildPhraseScorer(query: PhraseQuery, segment: SegmentView, scoring: ScoringContext): Scorer | null {

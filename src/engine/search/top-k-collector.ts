@@ -64,8 +64,20 @@ export class TopKCollector {
   /** The kept hits, best first: by score descending, then doc ascending. */
   results(): { doc: number; score: number }[] {
     const out: { doc: number; score: number }[] = [];
-    for (let i = 0; i < this.size; i++) out.push({ doc: this.docs[i], score: this.scores[i] });
-    return out.sort((a, b) => b.score - a.score || a.doc - b.doc);
+    if (this.size > 64) {
+      for (let i = 0; i < this.size; i++) out.push({ doc: this.docs[i], score: this.scores[i] });
+      return out.sort((a, b) => b.score - a.score || a.doc - b.doc);
+    }
+    // An insertion sort for the usual small k (docs are distinct, so the order is the same total
+    // one): the built-in sort's set-up is garbage on every search.
+    for (let i = 0; i < this.size; i++) {
+      const hit = { doc: this.docs[i], score: this.scores[i] };
+      let j = out.length;
+      out.push(hit);
+      for (; j > 0 && (out[j - 1].score < hit.score || (out[j - 1].score === hit.score && out[j - 1].doc > hit.doc)); j--) out[j] = out[j - 1];
+      out[j] = hit;
+    }
+    return out;
   }
 }
 

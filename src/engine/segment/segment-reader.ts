@@ -234,11 +234,12 @@ export class SegmentReader {
   }
 
   /**
-   * A postings iterator over a term of a full-text field (freqs and positions); `buffers` lends its
-   * block buffers (see BlockBufferPool for how long the iterator may then be used).
+   * A postings iterator over a term of a full-text field (freqs and positions); `buffers` lends it,
+   * with its block buffers (see BlockBufferPool for how long the iterator may then be used).
    */
   postings(info: TermInfo, buffers: BlockBufferPool | null = null): PostingsIterator {
-    return new PostingsIterator(this.postingsBytes, this.positionsBytes, info, IndexOptions.docsFreqsPositions, this.skipCache, buffers);
+    if (buffers !== null) return buffers.iterator(this.postingsBytes, this.positionsBytes, info, IndexOptions.docsFreqsPositions, this.skipCache);
+    return new PostingsIterator(this.postingsBytes, this.positionsBytes, info, IndexOptions.docsFreqsPositions, this.skipCache);
   }
 
   /** Norm bytes of a full-text field (one per doc), or undefined when no doc has the field. */

@@ -140,6 +140,9 @@ export class SkipDataCache {
   }
 }
 
+/** What a detached iterator points at (see PostingsIterator.detach). */
+const NO_BYTES = new Uint8Array(0);
+
 /** Up to this many entries, an iterator's block buffers are two small on-heap typed arrays. */
 const SMALL_BUFFER = 8;
 
@@ -154,6 +157,8 @@ const SMALL_BUFFER = 8;
 export class BlockBufferPool {
   private readonly docs: Int32Array[] = [];
   private readonly freqs: Uint32Array[] = [];
+  /** The iterator built on pair i by {@link iterator}, reused by later searches (holes: none yet). */
+  private readonly iterators: (PostingsIterator | undefined)[] = [];
   private used = 0;
 
   /** @param maxPairs buffer pairs kept for reuse (past it, iterators get buffers of their own) */
@@ -166,7 +171,10 @@ export class BlockBufferPool {
 
   /** Takes back every pair lent since `mark`; the iterators holding them must not be used again. */
   release(mark: number): void {
-    if (mark < this.used) this.used = mark;
+    if (mark >= this.used) return;
+    // The kept iterators let go of their segment's bytes: a segment merged away is not held.
+    for (let i = mark, end = Math.min(this.used, this.iterators.length); i < end; i++) this.iterators[i]?.detach();
+    this.used = mark;
   }
 
   /**
@@ -185,6 +193,26 @@ export class BlockBufferPool {
     return i;
   }
 
+  /**
+   * An iterator over a term, lent with a pair of buffers: the iterator object of that pair is
+   * reused ({@link PostingsIterator.reset}), so that a query does not allocate one per term and
+   * segment either (most of a short query's garbage). It may be used until the pool is released
+   * to a mark from before this call, as the pair itself; past the pool's bound, a new iterator.
+   */
+  iterator(bytes: Uint8Array, positions: Uint8Array | null, info: TermInfo, options: IndexOptions, skipCache: SkipDataCache | null): PostingsIterator {
+    const used = this.used;
+    const kept = used < this.maxPairs ? this.iterators[used] : undefined;
+    if (kept === undefined) {
+      // No iterator kept for this pair yet (or no pair left): build one, which takes the pair.
+      const it = new PostingsIterator(bytes, positions, info, options, skipCache, this);
+      if (used < this.maxPairs) this.iterators[used] = it;
+      return it;
+    }
+    this.used = used + 1;
+    kept.reset(bytes, positions, info, options, skipCache);
+    return kept;
+  }
+
   /** Docs buffer of pair `index`. */
   docsAt(index: number): Int32Array {
     return this.docs[index];
@@ -200,17 +228,21 @@ export class BlockBufferPool {
 export class PostingsIterator {
   /** The current doc id: -1 before the first call, {@link NO_MORE_DOCS} when exhausted. */
   doc = -1;
-  private readonly numBlocks: number;
-  private readonly blockLast: Int32Array;
-  private readonly blockOffset: Float64Array;
-  private readonly blockPositions: Uint32Array | null;
-  private readonly blockMaxFreqs: Uint32Array;
-  private readonly blockMinNorms: Uint8Array;
-  private readonly skip: SkipData;
+  // Not readonly: a pooled iterator is re-aimed at another term by reset() (BlockBufferPool.iterator).
+  private numBlocks!: number;
+  private blockLast!: Int32Array;
+  private blockOffset!: Float64Array;
+  private blockPositions!: Uint32Array | null;
+  private blockMaxFreqs!: Uint32Array;
+  private blockMinNorms!: Uint8Array;
+  private skip!: SkipData;
   /** Decoded docs and freqs of the current block, sized to the term's largest block. */
-  private readonly docs: Int32Array;
-  private readonly freqs: Uint32Array;
-  private readonly hasFreqs: boolean;
+  private docs: Int32Array;
+  private freqs: Uint32Array;
+  private hasFreqs!: boolean;
+  private bytes!: Uint8Array;
+  private positions!: Uint8Array | null;
+  private info!: TermInfo;
   /** Index of the decoded block, -1 when none. */
   private block = -1;
   private blockCount = 0;
@@ -225,7 +257,7 @@ export class PostingsIterator {
   /** Made on the first readPositions (only phrases and merges read positions). */
   private posReader: ByteReader | null = null;
   /** Start of the current block's positions in `positions`. */
-  private posBlockStart: number;
+  private posBlockStart = 0;
   private posDocIndex = 0;
   /** boundsUpTo's result, made on its first call (the scorers use maxFreqNormUpTo). */
   private bounds: { maxFreq: number; minNorm: number } | null = null;
@@ -237,19 +269,13 @@ export class PostingsIterator {
    *   null for buffers of its own (see {@link BlockBufferPool} for how long they may be used)
    */
   constructor(
-    private readonly bytes: Uint8Array,
-    private readonly positions: Uint8Array | null,
-    private readonly info: TermInfo,
+    bytes: Uint8Array,
+    positions: Uint8Array | null,
+    info: TermInfo,
     options: IndexOptions,
     skipCache: SkipDataCache | null = null,
     buffers: BlockBufferPool | null = null,
   ) {
-    this.hasFreqs = options === IndexOptions.docsFreqsPositions;
-    this.posBlockStart = info.positionsOffset;
-    const hasPositions = this.hasFreqs && positions !== null;
-    const skip = skipCache !== null
-      ? skipCache.get(bytes, info, this.hasFreqs, hasPositions)
-      : new SkipData(bytes, info, this.hasFreqs, hasPositions);
     // A rare term's buffers hold its few docs rather than a whole block: most iterators of a query
     // are rare terms' (a query term in a field or segment where it hardly occurs), and small typed
     // arrays live on the V8 heap instead of each taking an off-heap buffer.
@@ -267,6 +293,31 @@ export class PostingsIterator {
       this.docs = new Int32Array(buffer, 0, capacity);
       this.freqs = new Uint32Array(buffer, capacity * 4, capacity);
     }
+    this.reset(bytes, positions, info, options, skipCache);
+  }
+
+  /**
+   * Aims this iterator at another term (of any segment), before its first doc; its block buffers
+   * must hold a whole block ({@link BlockBufferPool.iterator}'s do).
+   */
+  reset(bytes: Uint8Array, positions: Uint8Array | null, info: TermInfo, options: IndexOptions, skipCache: SkipDataCache | null): void {
+    this.bytes = bytes;
+    this.positions = positions;
+    this.info = info;
+    this.hasFreqs = options === IndexOptions.docsFreqsPositions;
+    this.doc = -1;
+    this.block = -1;
+    this.blockCount = 0;
+    this.pendingFreqs = -1;
+    this.index = 0;
+    this.shallowBlock = 0;
+    this.posReader = null;
+    this.posBlockStart = info.positionsOffset;
+    this.posDocIndex = 0;
+    const hasPositions = this.hasFreqs && positions !== null;
+    const skip = skipCache !== null
+      ? skipCache.get(bytes, info, this.hasFreqs, hasPositions)
+      : new SkipData(bytes, info, this.hasFreqs, hasPositions);
     this.skip = skip;
     this.numBlocks = skip.numBlocks;
     this.blockLast = skip.blockLast;
@@ -274,6 +325,13 @@ export class PostingsIterator {
     this.blockPositions = skip.blockPositions;
     this.blockMaxFreqs = skip.blockMaxFreqs;
     this.blockMinNorms = skip.blockMinNorms;
+  }
+
+  /** Drops the references to its segment's postings and positions bytes (a pooled iterator at rest). */
+  detach(): void {
+    this.bytes = NO_BYTES;
+    this.positions = null;
+    this.posReader = null;
   }
 
   /**

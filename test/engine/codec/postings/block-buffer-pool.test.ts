@@ -31,6 +31,14 @@ function readInterleaved(its: readonly PostingsIterator[]): number[][] {
   return out;
 }
 
+/** Every doc's positions, read as a phrase query reads them. */
+function readPositions(it: PostingsIterator): number[][] {
+  const out: number[][] = [];
+  const buffer = new Int32Array(8);
+  for (let d = it.nextDoc(); d !== NO_MORE_DOCS; d = it.nextDoc()) out.push([...buffer.subarray(0, it.readPositions(buffer))]);
+  return out;
+}
+
 describe('BlockBufferPool', () => {
   it('lends iterators buffers that give the docs and freqs written, however many iterators are live at once', () => {
     fc.assert(
@@ -49,6 +57,41 @@ describe('BlockBufferPool', () => {
           pool.release(mark);
           assert.equal(pool.mark, mark);
         }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('lends iterators that are reused after a release and read what fresh ones read, positions included', () => {
+    fc.assert(
+      fc.property(fc.array(postingList, { minLength: 1, maxLength: 8 }), fc.integer({ min: 0, max: 10 }), fc.integer({ min: 0, max: 3 }), (lists, maxPairs, takenFirst) => {
+        const writer = new PostingsWriter();
+        const norms = new Uint8Array(5_001).fill(7);
+        const infos = lists.map(([docs, freqs]) => writer.addTerm(IndexOptions.docsFreqsPositions, docs.length, docs, freqs, freqs.flatMap((f) => Array.from({ length: f }, (_, p) => p * 3 + 1)), norms));
+        const { postings, positions } = writer.finish();
+        const fresh = (): PostingsIterator[] => infos.map((info) => new PostingsIterator(postings, positions, info, IndexOptions.docsFreqsPositions));
+        const expected = readInterleaved(fresh());
+        const expectedPositions = fresh().map(readPositions);
+        const pool = new BlockBufferPool(maxPairs);
+        // Pairs taken without an iterator (as a plain iterator's buffers are) sit below the mark.
+        for (let i = 0; i < takenFirst; i++) pool.take();
+        const mark = pool.mark;
+        const lent: PostingsIterator[][] = [];
+        for (let round = 0; round < 3; round++) {
+          // Each round reads the terms in another order, so a reused iterator changes term.
+          const order = infos.map((_, i) => (i + round) % infos.length);
+          const its = order.map((i) => pool.iterator(postings, positions, infos[i], IndexOptions.docsFreqsPositions, null));
+          lent.push(its);
+          assert.deepEqual(readInterleaved(its), order.map((i) => expected[i]));
+          pool.release(mark);
+          const again = order.map((i) => pool.iterator(postings, positions, infos[i], IndexOptions.docsFreqsPositions, null));
+          assert.deepEqual(again.map(readPositions), order.map((i) => expectedPositions[i]));
+          pool.release(mark);
+          assert.equal(pool.mark, mark);
+        }
+        // Within the pool's bound, a later search gets the same iterator objects back.
+        const inPool = Math.max(0, Math.min(infos.length, maxPairs - mark));
+        for (let j = 0; j < inPool; j++) assert.equal(lent[2][j], lent[0][j]);
       }),
       { numRuns: 60 },
     );
