@@ -106,9 +106,9 @@ async function sources(dir: string): Promise<string[]> {
 }
 
 /**
- * The names src imports from `pkg` as values (`{ a, b as c }`, a default import, and the
- * properties read from a namespace import `* as z`), limited to those the package exports: what
- * its vendored file must export.
+ * The names src imports from `pkg` as values (`{ a, b as c }`, a default import, the
+ * properties read from a namespace import `* as z`, and the default of a dynamic import),
+ * limited to those the package exports: what its vendored file must export.
  */
 async function importedNames(pkg: string, files: ReadonlyMap<string, string>): Promise<string[]> {
   const names = new Set<string>();
@@ -124,6 +124,8 @@ async function importedNames(pkg: string, files: ReadonlyMap<string, string>): P
       }
       if (/^\w+/.test(clause.trim())) names.add('default');
     }
+    // A dynamic import (`app.register(import('@fastify/cors'))`) takes the default export.
+    if (text.includes(`import('${pkg}')`)) names.add('default');
   }
   const exported = new Set(Object.keys((await import(pkg)) as object));
   return [...names].filter((n) => exported.has(n)).sort();
@@ -132,11 +134,12 @@ async function importedNames(pkg: string, files: ReadonlyMap<string, string>): P
 /**
  * Node built-ins a package requires at load but only calls for something Yarrow never does, by the
  * module that requires them: fastify's server module loads node:http2 and node:https for its
- * `http2` and `https` options (~12 ms of a fresh process's CPU, with tls), commander loads
+ * `http2` and `https` options (~12 ms of a fresh process's CPU, with tls) and node:dns to resolve
+ * a `localhost` host (~0.7 ms; the CLI listens on an address), commander loads
  * node:child_process for executable subcommands (~3 ms, `--help` included). Issue 17.
  */
 const LAZY_BUILTINS: readonly { readonly builtin: RegExp; readonly importer: RegExp }[] = [
-  { builtin: /^node:(http2|https)$/, importer: /[\\/]fastify[\\/]lib[\\/]server\.js$/ },
+  { builtin: /^node:(http2|https|dns)$/, importer: /[\\/]fastify[\\/]lib[\\/]server\.js$/ },
   { builtin: /^node:child_process$/, importer: /[\\/]commander[\\/]lib[\\/]command\.js$/ },
   // Loading node:crypto (all of it, webcrypto and x509 included) cost ~7 ms of `yarrow search`'s start,
   // for hashes only bearer tokens, lock files and line ids take, none on the way to a first answer.
