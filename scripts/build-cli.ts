@@ -134,12 +134,11 @@ async function importedNames(pkg: string, files: ReadonlyMap<string, string>): P
 /**
  * Node built-ins a package requires at load but only calls for something Yarrow never does, by the
  * module that requires them: fastify's server module loads node:http2 and node:https for its
- * `http2` and `https` options (~12 ms of a fresh process's CPU, with tls) and node:dns to resolve
- * a `localhost` host (~0.7 ms; the CLI listens on an address), commander loads
+ * `http2` and `https` options (~12 ms of a fresh process's CPU, with tls), commander loads
  * node:child_process for executable subcommands (~3 ms, `--help` included). Issue 17.
  */
 const LAZY_BUILTINS: readonly { readonly builtin: RegExp; readonly importer: RegExp }[] = [
-  { builtin: /^node:(http2|https|dns)$/, importer: /[\\/]fastify[\\/]lib[\\/]server\.js$/ },
+  { builtin: /^node:(http2|https)$/, importer: /[\\/]fastify[\\/]lib[\\/]server\.js$/ },
   { builtin: /^node:child_process$/, importer: /[\\/]commander[\\/]lib[\\/]command\.js$/ },
   // Loading node:crypto (all of it, webcrypto and x509 included) cost ~7 ms of `yarrow search`'s start,
   // for hashes only bearer tokens, lock files and line ids take, none on the way to a first answer.
