@@ -21,7 +21,8 @@
  *
  * Besides wall times, the CPU time (all threads, from the scheduler's per-thread counters) each
  * child has used when it answers is read from /proc (Linux): on a machine shared with other work
- * wall times move several-fold between runs, CPU time much less.
+ * wall times move several-fold between runs, CPU time much less. Yarrow's children run with
+ * YARROW_STARTUP_TRACE=1, and the bench prints where their time went, step by step.
  *
  * Run: `npm run build && node --import tsx bench/startup.bench.ts`.
  */
@@ -76,10 +77,31 @@ function cpuMsOf(pid: number | undefined): number {
 /** CPU ms of the children timed with `until`, per label, best (least) of the rounds. */
 const cpuBest = new Map<string, number>();
 
+/**
+ * Yarrow's start-up steps (YARROW_STARTUP_TRACE=1, src/cli/startup-trace.ts): per step, in the
+ * order first seen, the wall and CPU ms since process start of each round that reached it.
+ */
+const steps = new Map<string, { wall: number[]; cpu: number[] }>();
+
+/** Records a `startup <step> <wall ms> cpu <cpu ms>` line (other lines are not steps). */
+function recordStep(line: string): void {
+  const m = /^startup (.+) ([\d.]+) cpu ([\d.]+)$/.exec(line);
+  if (m === null) return;
+  const step = steps.get(m[1]) ?? { wall: [], cpu: [] };
+  step.wall.push(Number(m[2]));
+  step.cpu.push(Number(m[3]));
+  steps.set(m[1], step);
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1];
+}
+
 /** Wall time from spawn to `done(line)` answering true for a stdout/stderr line, or to exit. */
-async function timeChild(args: readonly string[], options: { cwd?: string; cpuLabel?: string; until?: (line: string, child: ReturnType<typeof spawn>) => Promise<boolean> | boolean } = {}): Promise<number> {
+async function timeChild(args: readonly string[], options: { cwd?: string; cpuLabel?: string; env?: Record<string, string>; onLine?: (line: string) => void; until?: (line: string, child: ReturnType<typeof spawn>) => Promise<boolean> | boolean } = {}): Promise<number> {
   const start = process.hrtime.bigint();
-  const child = spawn(process.execPath, args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+  const child = spawn(process.execPath, args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '', ...options.env } });
   const exited = once(child, 'exit');
   if (options.until === undefined) {
     child.stdout.resume();
@@ -89,6 +111,8 @@ async function timeChild(args: readonly string[], options: { cwd?: string; cpuLa
   }
   const until = options.until;
   const lines = createInterface({ input: child.stderr });
+  // Every line, also those logged while `until` waits for an answer.
+  if (options.onLine !== undefined) lines.on('line', options.onLine);
   child.stdout.resume();
   try {
     for await (const line of lines) {
@@ -165,7 +189,9 @@ async function main(): Promise<void> {
     db.close();
 
     const floorMs = await best(ROUNDS, () => timeChild(['-e', "console.error('answered'); setTimeout(() => {}, 10000);"], { cpuLabel: 'node', until: (line) => line.startsWith('answered') }));
-    const yarrowMs = await best(ROUNDS, () => timeChild([...YARROW, 'search', '-c', config, '-h', '127.0.0.1', '-p', '0'], { cpuLabel: 'yarrow', until: firstHttpAnswer(`/npm/_search?q=${TERM}&size=10`) }));
+    // Traced: each step's line is one small write to stderr (src/cli/startup-trace.ts).
+    const answer = firstHttpAnswer(`/npm/_search?q=${TERM}&size=10`);
+    const yarrowMs = await best(ROUNDS, () => timeChild([...YARROW, 'search', '-c', config, '-h', '127.0.0.1', '-p', '0'], { cpuLabel: 'yarrow', env: { YARROW_STARTUP_TRACE: '1' }, onLine: recordStep, until: answer }));
     const query = `"SELECT rowid, bm25(t) AS s FROM t WHERE t MATCH ? ORDER BY s LIMIT 10"`;
     const sqliteScript = `const D = require('better-sqlite3'); const db = new D(${JSON.stringify(dbPath)}, { readonly: true });
 const rows = db.prepare(${query}).all('"${TERM}"');
@@ -197,6 +223,13 @@ server.listen(0, '127.0.0.1', () => console.error('listening on http://127.0.0.1
     process.stdout.write(`${'node + better-sqlite3'.padEnd(62)} ${cpu('sqlite').toFixed(0).padStart(6)}\n`);
     process.stdout.write(`${'node:http + better-sqlite3'.padEnd(62)} ${cpu('sqlite-http').toFixed(0).padStart(6)}\n`);
     process.stdout.write(`${'node printing one line'.padEnd(62)} ${cpu('node').toFixed(0).padStart(6)}\n`);
+    process.stdout.write(`\nyarrow search, each step ends at (ms since process start, median of ${ROUNDS}; the step's own share in brackets):\n`);
+    let previous = { wall: 0, cpu: 0 };
+    for (const [step, { wall, cpu: cpus }] of steps) {
+      const at = { wall: median(wall), cpu: median(cpus) };
+      process.stdout.write(`  ${step.padEnd(38)} wall ${at.wall.toFixed(1).padStart(7)} (+${(at.wall - previous.wall).toFixed(1).padStart(5)})   cpu ${at.cpu.toFixed(1).padStart(7)} (+${(at.cpu - previous.cpu).toFixed(1).padStart(5)})\n`);
+      previous = at;
+    }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

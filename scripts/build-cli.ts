@@ -106,9 +106,9 @@ async function sources(dir: string): Promise<string[]> {
 }
 
 /**
- * The names src imports from `pkg` as values (`{ a, b as c }`, a default import, and the
- * properties read from a namespace import `* as z`), limited to those the package exports: what
- * its vendored file must export.
+ * The names src imports from `pkg` as values (`{ a, b as c }`, a default import, the
+ * properties read from a namespace import `* as z`, and the default of a dynamic import),
+ * limited to those the package exports: what its vendored file must export.
  */
 async function importedNames(pkg: string, files: ReadonlyMap<string, string>): Promise<string[]> {
   const names = new Set<string>();
@@ -124,6 +124,8 @@ async function importedNames(pkg: string, files: ReadonlyMap<string, string>): P
       }
       if (/^\w+/.test(clause.trim())) names.add('default');
     }
+    // A dynamic import (`app.register(import('@fastify/cors'))`) takes the default export.
+    if (text.includes(`import('${pkg}')`)) names.add('default');
   }
   const exported = new Set(Object.keys((await import(pkg)) as object));
   return [...names].filter((n) => exported.has(n)).sort();
@@ -171,6 +173,29 @@ const lazyBuiltins: esbuild.Plugin = {
   },
 };
 
+/**
+ * `text` (a CommonJS bundle) with every non-ASCII character written as a `\\uXXXX` escape, so that
+ * src/cli/vendored.ts reads it as a one-byte (latin1) string: decoding ~1.3 MB of UTF-8 holding a
+ * handful of non-ASCII characters into a two-byte string cost 5-15 ms of every `yarrow search`
+ * start, reading it as latin1 0.3 ms (issue 17). esbuild already escapes strings, identifiers and
+ * cooked template text; what it leaves are regular expression literals (where the escape means the
+ * same character, with or without the u or v flag) and comments. A raw template (`String.raw`, a
+ * tagged template) would change meaning, and so would a character escaped by a backslash, so a
+ * non-ASCII character on a code line with a backtick, or after a backslash, fails the build: write
+ * that character as an escape in its source instead.
+ */
+function asciiOnly(text: string, file: string): string {
+  const nonAscii = /[\u0080-\uffff]/;
+  if (!nonAscii.test(text)) return text;
+  text.split('\n').forEach((line, i) => {
+    if (!nonAscii.test(line) || /^\s*(\/\/|\/\*|\*)/.test(line) || (!line.includes('`') && !/\\[\u0080-\uffff]/.test(line))) return;
+    throw new Error(`${file}:${String(i + 1)}: a non-ASCII character on a line with a template literal, or after a backslash; write it as an escape in its source`);
+  });
+  // One escape per UTF-16 unit: a character outside the BMP becomes its surrogate pair, which a
+  // regular expression with the u or v flag reads as the one character.
+  return text.replace(/[\u0080-\uffff]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** Bundles `pkg`'s `names` into dist/cli-vendor-<name>-<hash>.cjs; resolves to the file name and its inputs. */
 async function buildVendored(pkg: string, names: readonly string[]): Promise<{ file: string; inputs: string[] }> {
   const built = await esbuild.build({
@@ -186,7 +211,7 @@ async function buildVendored(pkg: string, names: readonly string[]): Promise<{ f
     write: false,
     plugins: [lazyBuiltins],
   });
-  const text = built.outputFiles[0].contents;
+  const text = asciiOnly(built.outputFiles[0].text, `vendored ${pkg}`);
   const file = `${VENDOR_PREFIX}${pkg.replace(/^@/, '').replace('/', '-')}-${createHash('sha256').update(text).digest('hex').slice(0, 10)}.cjs`;
   await writeFile(join(out, file), text);
   return { file, inputs: Object.keys(built.metafile.inputs).filter((i) => !i.startsWith('<stdin>') && !i.startsWith('vendored-')).sort() };
@@ -242,7 +267,7 @@ async function bundleCommonJs(entry: string, prefix: string, options: Pick<esbui
     outdir: out,
     ...options,
   });
-  const text = built.outputFiles[0].contents;
+  const text = asciiOnly(built.outputFiles[0].text, prefix);
   const file = `${prefix}${createHash('sha256').update(text).digest('hex').slice(0, 10)}.cjs`;
   await writeFile(join(out, file), text);
   return { file, inputs: Object.keys(built.metafile.inputs).sort() };

@@ -22,6 +22,9 @@
  * RSS +20 MB (issue 17).
  */
 import module from 'node:module';
+import { markStartup } from './cli/startup-trace.js';
+
+markStartup('entry');
 
 // Node >= 22.1 keeps V8's compiled code of every module in a cache directory (the OS temp dir, or
 // NODE_COMPILE_CACHE), so a second start skips compiling the ~2 MB of bundled chunks a server mode
@@ -29,6 +32,7 @@ import module from 'node:module';
 // API; there the call is skipped. It has to run before the CLI is imported, hence the dynamic import.
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 const { runCli } = await import('./cli/index.js');
+markStartup('cli loaded');
 
 const controller = new AbortController();
 const onSignal = (): void => {

@@ -36,6 +36,11 @@ export interface ServeOptions {
   readonly signal: AbortSignal;
   /** Embedding models served at `POST /inference/embedding/<model>`. */
   readonly embedders?: ReadonlyMap<string, EmbeddingModel>;
+  /**
+   * Told each start-up step as it ends (server built, listening, first request received and
+   * answered): the CLI's start-up trace (issue 17). None: no hook is added.
+   */
+  readonly onStartupStep?: (step: string) => void;
 }
 
 /** Serves until `signal`; resolves to the exit code (0 after a graceful shutdown). */
@@ -55,12 +60,14 @@ export async function serve(options: ServeOptions): Promise<number> {
     ...(options.corsOrigins === undefined ? {} : { corsOrigins: options.corsOrigins }),
     ...(options.embedders === undefined ? {} : { embedders: options.embedders }),
   });
+  if (options.onStartupStep !== undefined) traceFirstRequest(app, options.onStartupStep);
   const stopped = new Promise<void>((resolve) => {
     if (options.signal.aborted) resolve();
     else options.signal.addEventListener('abort', () => { resolve(); }, { once: true });
   });
   try {
     await listen(app, options.host, options.port);
+    options.onStartupStep?.('listening');
     const address = app.server.address();
     const port = typeof address === 'object' && address !== null ? address.port : options.port;
     const names = [...options.indexes.keys()];
@@ -86,6 +93,27 @@ export async function serve(options: ServeOptions): Promise<number> {
   }
   log.info('shut down cleanly');
   return 0;
+}
+
+/** Tells `step` when the server is built, and when its first request arrives and has been answered. */
+function traceFirstRequest(app: ReturnType<typeof buildServer>['app'], step: (name: string) => void): void {
+  step('server built');
+  let received = false;
+  let answered = false;
+  app.addHook('onRequest', (_request, _reply, done) => {
+    if (!received) step('first request received');
+    received = true;
+    done();
+  });
+  app.addHook('onSend', (_request, _reply, payload, done) => {
+    if (!answered) step('first response sending');
+    done(null, payload);
+  });
+  app.addHook('onResponse', (_request, _reply, done) => {
+    if (!answered) step('first response sent');
+    answered = true;
+    done();
+  });
 }
 
 /** `app.listen`, with a port another process holds turned into one readable `address_in_use` error. */

@@ -5,7 +5,6 @@
  * themselves under the limit. Errors become SPEC §4.1 bodies; a path that exists with another
  * method answers 405 with Allow, any other path 404.
  */
-import cors from '@fastify/cors';
 import { fastify } from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../engine/index.js';
@@ -138,7 +137,8 @@ export function buildServer(deps: ServerDeps): { app: FastifyInstance; metrics: 
   // elsewhere must not drive a server that trusts its network. Preflights answer before `protect`.
   if (deps.corsOrigins !== undefined && deps.corsOrigins.length > 0) {
     const origins = deps.corsOrigins;
-    void app.register(cors, { origin: origins.includes('*') ? '*' : [...origins], methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'], allowedHeaders: ['authorization', 'content-type', 'content-encoding'] });
+    // Imported here, not at the top: a server without CORS (the default) does not load the plugin (issue 17: start-up).
+    void app.register(import('@fastify/cors'), { origin: origins.includes('*') ? '*' : [...origins], methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'], allowedHeaders: ['authorization', 'content-type', 'content-encoding'] });
   }
   const auth = deps.auth ?? new BearerAuth({});
   const modules = deps.modules ?? [];

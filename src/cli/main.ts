@@ -8,6 +8,7 @@ import type { CliIo } from './cli-io.js';
 import { ExitCode } from './exit-codes.js';
 import { buildProgram } from './program.js';
 import type { Invocation } from './program.js';
+import { markStartup } from './startup-trace.js';
 
 /** Runs `yarrow <argv...>`; resolves to the process exit code and never throws. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
@@ -34,6 +35,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   const chosen = invocation as Invocation | null;
   if (chosen === null) return ExitCode.failure;
+  markStartup('argv parsed');
   // The modes, and all they import, are one module apart: the bundled CLI loads it as one CommonJS
   // file under V8's code cache (scripts/build-cli.ts, issue 17).
   return (await import('./run-mode.js')).runMode(chosen, io);

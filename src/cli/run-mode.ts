@@ -13,6 +13,7 @@ import type { CliIo } from './cli-io.js';
 import { exitCodeOf, errorCodeOf } from './exit-codes.js';
 import type { ModeContext } from './modes/mode-context.js';
 import type { Invocation } from './program.js';
+import { markStartup } from './startup-trace.js';
 import { applyVectorCacheEnv } from './vector-cache-env.js';
 
 /**
@@ -21,11 +22,13 @@ import { applyVectorCacheEnv } from './vector-cache-env.js';
  * server and only `index kafka` loads the Kafka client (test/cli/startup.test.ts holds this).
  */
 export async function runMode(invocation: Invocation, io: CliIo): Promise<number> {
+  markStartup('modes loaded');
   const level = invocation.options.loglevel;
   const { createPino, LogSink } = await import('./cli-logger.js');
   const sink = new LogSink(io.stderr, io.env.YARROW_LOG_FORMAT === 'json');
   const log = createPino(level, sink);
   const ctx: ModeContext = { stdout: io.stdout, stderr: io.stderr, env: io.env, signal: io.signal, log, sink };
+  markStartup('logger created');
   try {
     await applyVectorCacheEnv(io.env);
     switch (invocation.mode) {

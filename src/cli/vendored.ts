@@ -15,6 +15,7 @@
  * rejected it (another node, other flags), so it holds the functions that run compiled too. A
  * missing, unreadable or rejected cache only costs the compile: the code runs the same.
  */
+import { isAscii } from 'node:buffer';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -76,7 +77,7 @@ function runWithCodeCache(path: string, file: string, saveLater: (write: () => v
       // No cache yet: compiled from source, and cached at exit.
     }
   }
-  const script = new Script(module.wrap(readFileSync(path, 'utf8')), { filename: path, ...(cachedData === undefined ? {} : { cachedData }) });
+  const script = new Script(module.wrap(sourceOf(readFileSync(path))), { filename: path, ...(cachedData === undefined ? {} : { cachedData }) });
   const mod = new module(path);
   mod.filename = path;
   require.cache[path] = mod;
@@ -92,6 +93,15 @@ function runWithCodeCache(path: string, file: string, saveLater: (write: () => v
     saveLater(() => { writeCodeCache(cacheFile, script); });
   }
   return mod.exports as Record<string, unknown>;
+}
+
+/**
+ * The text of a bundled file: scripts/build-cli.ts writes them as ASCII, which is read as a latin1
+ * (one-byte) string in a copy; UTF-8 decoding of ~1.3 MB with a few non-ASCII characters made a
+ * two-byte string and cost 5-15 ms of a start (issue 17). Any other file is decoded as UTF-8.
+ */
+function sourceOf(bytes: Buffer): string {
+  return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
 }
 
 /** Where the code cache of vendored `file` lives, or null when compile caching is turned off. */

@@ -13,11 +13,13 @@ import { ConfigError } from './config-error.js';
 import type { ConfigProblem } from './config-error.js';
 import type { Config } from './config-model.js';
 import { configSchema, indexNamePattern } from './config-schema.js';
+import type { YarrowFileConfig } from './config-schema.js';
 import { detectShape } from './config-shape.js';
 import { applyCoreEnv } from './core-env.js';
 import { substituteEnv, SubstitutionError } from './env-substitution.js';
 import { fromNixiesearch, fromYarrow } from './nixiesearch-config.js';
 import { nixiesearchConfigSchema } from './nixiesearch-schema.js';
+import type { NixiesearchFileConfig } from './nixiesearch-schema.js';
 import { positionOf } from './yaml-locations.js';
 import { describeIssue } from './zod-issues.js';
 
@@ -100,7 +102,9 @@ export function parseConfig(text: string, file: string, env: Env = process.env):
   }
   const shape = 'shape' in verdict ? verdict.shape : 'yarrow';
   const schema = shape === 'yarrow' ? configSchema : nixiesearchConfigSchema;
-  const result = schema.safeParse(raw, { reportInput: true });
+  // Jitless: zod otherwise generates and compiles a parser per object schema on its first parse,
+  // which a config, parsed once per process, never repays (issue 17: start-up).
+  const result = schema.safeParse(raw, { reportInput: true, jitless: true });
   if (!result.success) {
     for (const issue of result.error.issues) {
       const { path, reason } = describeIssue(issue, schema);
@@ -109,7 +113,8 @@ export function parseConfig(text: string, file: string, env: Env = process.env):
   }
   const mappings = checkMappings(raw, problems);
   if (!result.success) problems.throwIfAny();
-  const parsed = shape === 'yarrow' ? fromYarrow(configSchema.parse(raw)) : fromNixiesearch(nixiesearchConfigSchema.parse(raw));
+  // The data of the one parse above (the schemas' outputs are what fromYarrow / fromNixiesearch take).
+  const parsed = shape === 'yarrow' ? fromYarrow(result.data as YarrowFileConfig) : fromNixiesearch(result.data as NixiesearchFileConfig);
   const { core, problems: envProblems } = applyCoreEnv(parsed.core, env);
   for (const p of envProblems) problems.add(undefined, `environment variable ${p.variable}: ${p.reason}`);
   const config: Config = { ...parsed, core };

@@ -11,6 +11,7 @@ import type { Config } from '../../config/index.js';
 import { ErrorCode, Index, YarrowError } from '../../engine/index.js';
 import type { Logger } from '../../engine/index.js';
 import { engineLogger } from '../cli-logger.js';
+import { markStartup, startupTracing } from '../startup-trace.js';
 import { UsageError } from '../usage-error.js';
 import type { ModeContext, ServerOptions } from './mode-context.js';
 import { modelsOf, openModels } from './open-models.js';
@@ -41,9 +42,11 @@ function envNumber(ctx: ModeContext, name: string, fallback: number): number {
 
 /** Loads the config, opens the indexes for `role`, and serves them until ctx.signal fires. */
 export async function runServerMode(role: ServerRole, options: ServerOptions, ctx: ModeContext): Promise<number> {
+  markStartup('mode loaded');
   if (options.config === undefined) throw new UsageError(`yarrow ${role} needs a config: -c, --config <path>`);
   tuneHeapForServing();
   const loaded = await loadConfig(options.config, ctx.env);
+  markStartup('config loaded');
   // Command-line flags win over `core` (and its YARROW_CORE_* / NIXIESEARCH_CORE_* overrides).
   const { core } = loaded.config;
   const given = new Set(options.explicit ?? ['host', 'port', 'loglevel']);
@@ -85,6 +88,7 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
           env: ctx.env,
         });
         stores.push(store);
+        markStartup(`store of ${name} opened`);
         if (role === 'search') {
           if (store.location.startsWith('memory:')) throw new UsageError(`yarrow search serves indexes built before, but index ${name} uses a memory store`);
           const followed = new FollowedIndex(
@@ -96,6 +100,7 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
           );
           served.set(name, followed);
           await followed.start();
+          markStartup(`index ${name} opened`);
         } else {
           // The engine's reader refreshes every refreshMs (metrics read the count from its stats).
           // The indexer-only role never searches: id-only segment readers keep its memory flat.
@@ -103,6 +108,7 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
           const index = await Index.open(store.dir, { name, mapping, logger: log, refreshIntervalMs: indexing.refresh_interval_ms ?? refreshMs, searchable: role !== 'api', writer: serverWriterTuning(indexing), embedders, reopenBackoff: { firstMs: reopenMs, maxMs: Math.max(reopenMs, 10_000) } });
           served.set(name, new WritableIndex(name, index, store.localPath, store.transfers));
           ctx.log.info(`opened index ${name} (${store.location}) at seq=${index.stats().seq}`);
+          markStartup(`index ${name} opened`);
         }
       }
     } catch (e) {
@@ -128,6 +134,7 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
       config: loaded.config,
       corsOrigins: loaded.config.api?.cors?.origins ?? [],
       embedders: models.models,
+      ...(startupTracing() ? { onStartupStep: markStartup } : {}),
     });
   } finally {
     for (const store of stores) store.close();

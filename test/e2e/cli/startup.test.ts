@@ -155,11 +155,59 @@ describe('yarrow start-up loads only what the mode uses', () => {
     assert.deepEqual((answer as { hits: { _id: string }[] }).hits.map((h) => h._id), ['1']);
     // It did load the server, the config schema and the logger.
     for (const pkg of ['fastify', 'zod', 'yaml', 'pino']) assert.ok(run.packages.has(pkg), `search did not load ${pkg}: ${[...run.packages].join(', ')}`);
-    for (const pkg of [...KAFKA, ...S3, 'lossless-json', 'onnxruntime-node', '@huggingface/tokenizers']) assert.ok(!run.packages.has(pkg), `search loaded ${pkg}`);
+    // Nor the CORS plugin, which a config without api.cors never registers.
+    for (const pkg of [...KAFKA, ...S3, 'lossless-json', 'onnxruntime-node', '@huggingface/tokenizers', '@fastify/cors']) assert.ok(!run.packages.has(pkg), `search loaded ${pkg}`);
     // Nor node:crypto (~7 ms), which only bearer tokens, lock files and env references in a config use.
     assert.ok(run.builtins.has('http') && !run.builtins.has('crypto'), [...run.builtins].join(', '));
+    // Untraced (no YARROW_STARTUP_TRACE), the start-up steps are not logged.
+    assert.doesNotMatch(run.stderr, /^startup /m);
     // Of src/inference only the config schema and the error the inference routes answer with; of src/ingest only the zstd decoder request bodies may need.
     const allowed = /(inference-config|inference-error|zstd-decompressor|source-error)\.[jt]s$/;
     assert.deepEqual(run.modules.filter((m) => /(dist|src)[\\/](inference|plants|ingest)[\\/]/.test(m) && !allowed.test(m)), []);
+  });
+
+  it('the CommonJS bundles are ASCII, so that the CLI reads them as one-byte strings', async () => {
+    const bundles = Object.keys(JSON.parse(await readFile(join(dirname(CLI), 'cli-meta.json'), 'utf8')) as Record<string, unknown>).filter((f) => f.endsWith('.cjs'));
+    assert.ok(bundles.some((f) => f.startsWith('cli-modes-')) && bundles.some((f) => f.startsWith('cli-vendor-zod-')), bundles.join(', '));
+    for (const file of bundles) {
+      const bytes = await readFile(join(dirname(CLI), file));
+      const at = bytes.findIndex((b) => b > 0x7f);
+      assert.equal(at, -1, `${file}: byte 0x${at < 0 ? '' : bytes[at].toString(16)} at offset ${String(at)} (scripts/build-cli.ts asciiOnly)`);
+    }
+  });
+
+  it('YARROW_STARTUP_TRACE=1 logs each start-up step of yarrow search, in order, up to its first answer', async () => {
+    assert.equal((await ws.run(['index', 'file', '-c', 'conf.yml', '-i', 'movies', '-u', 'movies.jsonl'])).code, 0);
+    const env: Record<string, string | undefined> = { ...process.env, YARROW_STARTUP_TRACE: '1' };
+    delete env.NODE_TEST_CONTEXT;
+    delete env.NODE_OPTIONS;
+    const child = spawn(process.execPath, [CLI, 'search', '-c', 'conf.yml', '-h', '127.0.0.1', '-p', '0'], { cwd: ws.dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+    let stderr = '';
+    const answered = new Promise<unknown>((resolve, reject) => {
+      let asked = false;
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+        const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
+        if (url === undefined || asked) return;
+        asked = true;
+        fetch(`${url}/movies/_search?q=alien`).then((r) => r.json()).then(resolve, reject);
+      });
+    });
+    const answer = await answered;
+    // The last step is logged once the answer has been written: wait for it, then stop the server.
+    while (!/^startup first response sent /m.test(stderr)) await new Promise((resolve) => child.stderr.once('data', resolve));
+    child.kill('SIGTERM');
+    assert.equal(await closed, 0, stderr);
+    assert.deepEqual((answer as { hits: { _id: string }[] }).hits.map((h) => h._id), ['1']);
+    const steps = [...stderr.matchAll(/^startup (.+) ([\d.]+) cpu ([\d.]+)$/gm)].map((m) => ({ step: m[1], wall: Number(m[2]), cpu: Number(m[3]) }));
+    assert.deepEqual(steps.map((s) => s.step), [
+      'entry', 'cli loaded', 'argv parsed', 'modes loaded', 'logger created', 'mode loaded', 'config loaded',
+      'store of movies opened', 'index movies opened', 'server built', 'listening',
+      'first request received', 'first response sending', 'first response sent',
+    ]);
+    // Times since the process started: they never go back, and node's own start comes first.
+    for (let i = 1; i < steps.length; i++) assert.ok(steps[i].wall >= steps[i - 1].wall, `${steps[i].step} at ${String(steps[i].wall)} ms, before ${steps[i - 1].step}`);
+    assert.ok(steps[0].wall > 0 && steps[0].cpu > 0, JSON.stringify(steps[0]));
   });
 });
