@@ -10,17 +10,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Index } from '../../../src/engine/search-index.js';
 import type { Snapshot } from '../../../src/engine/segment/snapshot.js';
-import { BlockBufferPool } from '../../../src/engine/codec/postings/postings-reader.js';
-import { bm25Idf, bm25NormCache } from '../../../src/engine/search/bm25.js';
 import { scoreClauseConjunction } from '../../../src/engine/search/bulk-scorer.js';
 import { ConjunctionScorer } from '../../../src/engine/search/conjunction-scorer.js';
 import type { Query } from '../../../src/engine/search/query.js';
 import { buildScorer } from '../../../src/engine/search/scorer-builder.js';
-import type { ScoringContext } from '../../../src/engine/search/scorer-builder.js';
 import { scoreTermConjunction } from '../../../src/engine/search/term-conjunction.js';
 import { TopKCollector } from '../../../src/engine/search/top-k-collector.js';
 import { MemoryDirectory } from '../../../src/storage/memory-directory.js';
 import { mulberry32 } from '../../../bench/queries.js';
+import { snapshotScoring } from '../../helpers/snapshot-scoring.js';
 
 const FIELDS = ['name', 'summary', 'description'] as const;
 const mapping = { fields: { name: { type: 'text' }, summary: { type: 'text' }, description: { type: 'text' } } };
@@ -57,14 +55,7 @@ after(async () => {
   await index.close();
 });
 
-const scoring: ScoringContext = {
-  weightOf: (field, term, boost) => {
-    const stats = snapshot.fieldStats(field);
-    const df = snapshot.docFreq(field, term);
-    return df === 0 ? null : { weight: boost * bm25Idf(df, stats.docCount), normInverse: bm25NormCache(stats.sumTotalTermFreq / stats.docCount) };
-  },
-  buffers: new BlockBufferPool(),
-};
+const scoring = snapshotScoring(() => snapshot);
 
 type Hits = { doc: number; score: number }[];
 
