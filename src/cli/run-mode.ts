@@ -24,9 +24,9 @@ import { applyVectorCacheEnv } from './vector-cache-env.js';
 export async function runMode(invocation: Invocation, io: CliIo): Promise<number> {
   markStartup('modes loaded');
   const level = invocation.options.loglevel;
-  const { createPino, LogSink } = await import('./cli-logger.js');
-  const sink = new LogSink(io.stderr, io.env.YARROW_LOG_FORMAT === 'json');
-  const log = createPino(level, sink);
+  const { createLogger, LogSink } = await import('./cli-logger.js');
+  const sink = new LogSink(io.stderr);
+  const log = await createLogger(level, sink, io.env.YARROW_LOG_FORMAT === 'json');
   const ctx: ModeContext = { stdout: io.stdout, stderr: io.stderr, env: io.env, signal: io.signal, log, sink };
   markStartup('logger created');
   try {

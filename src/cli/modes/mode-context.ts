@@ -2,9 +2,8 @@
  * What every mode gets from the entry point: the process's streams and environment, its logger,
  * and a signal that fires on SIGINT / SIGTERM.
  */
-import type { Logger as PinoLogger } from 'pino';
 import type { Env } from '../../config/index.js';
-import type { LogLevel, LogSink } from '../cli-logger.js';
+import type { CliLogger, LogLevel, LogSink } from '../cli-logger.js';
 
 /** The surroundings of a running mode. */
 export interface ModeContext {
@@ -13,7 +12,7 @@ export interface ModeContext {
   readonly env: Env;
   /** Aborted when the user interrupts the process. */
   readonly signal: AbortSignal;
-  readonly log: PinoLogger;
+  readonly log: CliLogger;
   /** Where `log` writes; a progress bar hooks into it. */
   readonly sink: LogSink;
 }
