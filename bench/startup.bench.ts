@@ -81,15 +81,16 @@ const cpuBest = new Map<string, number>();
  * Yarrow's start-up steps (YARROW_STARTUP_TRACE=1, src/cli/startup-trace.ts): per step, in the
  * order first seen, the wall and CPU ms since process start of each round that reached it.
  */
-const steps = new Map<string, { wall: number[]; cpu: number[] }>();
+const steps = new Map<string, { wall: number[]; cpu: number[]; main: number[] }>();
 
-/** Records a `startup <step> <wall ms> cpu <cpu ms>` line (other lines are not steps). */
+/** Records a `startup <step> <wall ms> cpu <cpu ms> main <main thread's cpu ms>` line (other lines are not steps). */
 function recordStep(line: string): void {
-  const m = /^startup (.+) ([\d.]+) cpu ([\d.]+)$/.exec(line);
+  const m = /^startup (.+) ([\d.]+) cpu ([\d.]+)(?: main ([\d.]+|NaN))?$/.exec(line);
   if (m === null) return;
-  const step = steps.get(m[1]) ?? { wall: [], cpu: [] };
+  const step = steps.get(m[1]) ?? { wall: [], cpu: [], main: [] };
   step.wall.push(Number(m[2]));
   step.cpu.push(Number(m[3]));
+  step.main.push(Number(m[4]));
   steps.set(m[1], step);
 }
 
@@ -223,11 +224,11 @@ server.listen(0, '127.0.0.1', () => console.error('listening on http://127.0.0.1
     process.stdout.write(`${'node + better-sqlite3'.padEnd(62)} ${cpu('sqlite').toFixed(0).padStart(6)}\n`);
     process.stdout.write(`${'node:http + better-sqlite3'.padEnd(62)} ${cpu('sqlite-http').toFixed(0).padStart(6)}\n`);
     process.stdout.write(`${'node printing one line'.padEnd(62)} ${cpu('node').toFixed(0).padStart(6)}\n`);
-    process.stdout.write(`\nyarrow search, each step ends at (ms since process start, median of ${ROUNDS}; the step's own share in brackets):\n`);
-    let previous = { wall: 0, cpu: 0 };
-    for (const [step, { wall, cpu: cpus }] of steps) {
-      const at = { wall: median(wall), cpu: median(cpus) };
-      process.stdout.write(`  ${step.padEnd(38)} wall ${at.wall.toFixed(1).padStart(7)} (+${(at.wall - previous.wall).toFixed(1).padStart(5)})   cpu ${at.cpu.toFixed(1).padStart(7)} (+${(at.cpu - previous.cpu).toFixed(1).padStart(5)})\n`);
+    process.stdout.write(`\nyarrow search, each step ends at (ms since process start, median of ${ROUNDS}; the step's own share in brackets; cpu: all threads, main: the event loop's thread):\n`);
+    let previous = { wall: 0, cpu: 0, main: 0 };
+    for (const [step, { wall, cpu: cpus, main }] of steps) {
+      const at = { wall: median(wall), cpu: median(cpus), main: median(main) };
+      process.stdout.write(`  ${step.padEnd(38)} wall ${at.wall.toFixed(1).padStart(7)} (+${(at.wall - previous.wall).toFixed(1).padStart(5)})   cpu ${at.cpu.toFixed(1).padStart(7)} (+${(at.cpu - previous.cpu).toFixed(1).padStart(5)})   main ${at.main.toFixed(1).padStart(7)} (+${(at.main - previous.main).toFixed(1).padStart(5)})\n`);
       previous = at;
     }
   } finally {
