@@ -18,11 +18,14 @@ const restoring = new Set<string>();
 /**
  * Sets V8 flag `--<name>=<value>` now, and back at exit to the value this process started with
  * (from NODE_OPTIONS and node's own options, the later winning, else `defaultValue`, V8's
- * default), before any exit listener writes a code cache.
+ * default), before any exit listener writes a code cache. Returns a function that puts the start
+ * value back at once (the exit listener still runs, and sets the same value again).
  */
-export function setV8FlagUntilExit(name: string, value: string, defaultValue: string): void {
+export function setV8FlagUntilExit(name: string, value: string, defaultValue: string): () => void {
   v8.setFlagsFromString(`--${name}=${value}`);
-  restoreAtExit(name, () => `--${name}=${startValue(name, defaultValue)}`);
+  const start = `--${name}=${startValue(name, defaultValue)}`;
+  restoreAtExit(name, () => start);
+  return () => { v8.setFlagsFromString(start); };
 }
 
 /**
