@@ -143,7 +143,23 @@ const LAZY_BUILTINS: readonly { readonly builtin: RegExp; readonly importer: Reg
   // Loading node:crypto (all of it, webcrypto and x509 included) cost ~7 ms of `yarrow search`'s start,
   // for hashes only bearer tokens, lock files and line ids take, none on the way to a first answer.
   { builtin: /^node:crypto$/, importer: /[\\/]src[\\/]/ },
+  // find-my-way and fastify check each route's options with assert() as routes are added (~2.5 ms
+  // to load node:assert and its error classes), and it never fails for routes Yarrow declares.
+  { builtin: /^node:assert$/, importer: /[\\/]node_modules[\\/](fastify|find-my-way|light-my-request)[\\/]/ },
 ];
+
+/**
+ * The stand-in for node:assert: `assert(value, message)` on a truthy value does nothing, as the
+ * real one does, without loading it; a falsy value (or no argument) calls the real one, which
+ * throws its own error. Its methods (`assert.equal`, ...) load the real module.
+ */
+const LAZY_ASSERT = `let real;
+const load = () => (real ??= require('node:assert'));
+function assert(...args) {
+  if (args.length === 0 || !args[0]) return Reflect.apply(load(), this, args);
+}
+module.exports = new Proxy(assert, { get: (_, key) => load()[key], has: (_, key) => key in load() });
+`;
 
 /**
  * Gives each of {@link LAZY_BUILTINS} a stand-in that requires the real module on first use: for a
@@ -160,7 +176,7 @@ const lazyBuiltins: esbuild.Plugin = {
       return { path: args.path, namespace: args.importer.startsWith(src) ? 'lazy-builtin-esm' : 'lazy-builtin' };
     });
     build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
-      contents: `let real;\nconst load = () => (real ??= require(${JSON.stringify(args.path)}));\nmodule.exports = new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });\n`,
+      contents: args.path === 'node:assert' ? LAZY_ASSERT : `let real;\nconst load = () => (real ??= require(${JSON.stringify(args.path)}));\nmodule.exports = new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });\n`,
       loader: 'js',
     }));
     build.onLoad({ filter: /.*/, namespace: 'lazy-builtin-esm' }, async (args) => {
