@@ -16,7 +16,9 @@
  * YARROW_HTTP_SERVER_ARGS (node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`),
  * YARROW_HTTP_SERVER_STDOUT (a file for the server's standard output, e.g. with `--trace-gc`),
  * YARROW_HTTP_PACED_ONLY=1 (skip 2. and 3.), YARROW_HTTP_CLI (another build's dist/cli.js, e.g.
- * the base branch's, to compare against).
+ * the base branch's, to compare against), YARROW_HTTP_STALLS=1 or =<file to keep the trace in> (trace
+ * the server's main-thread stalls with stall-tracer.ts and report them per paced run: how long the
+ * event loop itself ran in each gap, which the machine's load moves far less than latency).
  */
 import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -24,6 +26,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import autocannon from 'autocannon';
@@ -31,6 +34,8 @@ import { CORPORA, REPO_ROOT, dataDir, docLimit, isCorpusName } from '../corpus.j
 import { MAPPINGS } from '../engines/yarrow.js';
 import { mulberry32 } from '../queries.js';
 import { formatPaced, pacedLoad } from './paced-load.js';
+import { stallTracerModule } from './stall-tracer.js';
+import type { StallGap, StallGc } from './stall-tracer.js';
 
 const CLI = process.env.YARROW_HTTP_CLI ?? path.join(REPO_ROOT, 'dist', 'cli.js');
 /** Only the fixed-rate check (4.), the quick loop while working on issue 17's latency goal. */
@@ -44,6 +49,8 @@ const rate = Number(process.env.YARROW_HTTP_RATE ?? 100);
 /** Keep-alive connections of the paced client (a query due while all are busy waits, and that wait counts). */
 const pacedConnections = Number(process.env.YARROW_HTTP_PACED_CONNECTIONS ?? 4);
 const serverArgs = (process.env.YARROW_HTTP_SERVER_ARGS ?? '').split(' ').filter((a) => a !== '');
+const stallsEnv = process.env.YARROW_HTTP_STALLS ?? '';
+const traceStalls = stallsEnv !== '' && stallsEnv !== '0';
 const corpusName = process.env.YARROW_BENCH_CORPUS ?? 'debian';
 if (!isCorpusName(corpusName)) throw new Error(`YARROW_BENCH_CORPUS: unknown corpus ${corpusName}`);
 const corpus = CORPORA[corpusName];
@@ -137,6 +144,42 @@ function threadCpu(pid: number | undefined): { main: number; normal: number; low
   return cpu;
 }
 
+/** Where the server's stall tracer writes: YARROW_HTTP_STALLS=<file> keeps the trace, =1 writes it in the server's temporary directory. */
+const stallFile = (dir: string): string => (stallsEnv === '1' ? path.join(dir, 'stalls.json') : path.resolve(stallsEnv));
+/** The monotonic clock in ms, as the stall tracer stamps its records. */
+const monotonicMs = (): number => Number(process.hrtime.bigint()) / 1e6;
+/** The paced runs' windows on the monotonic clock, to split the stall trace by. */
+const pacedWindows: { name: string; from: number; to: number }[] = [];
+
+/**
+ * The server's main-thread stalls (stall-tracer.ts) in each paced run: gaps of its 2 ms timer
+ * over 5 ms, how many of them the event loop itself ran for at least 5, 10 and 20 ms (its own work,
+ * not the machine's load), the CPU it ran in those, and its garbage collections.
+ */
+function reportStalls(file: string): void {
+  if (!existsSync(file)) {
+    console.log(`stall trace: ${file} was not written`);
+    return;
+  }
+  const trace = JSON.parse(readFileSync(file, 'utf8')) as { gaps: StallGap[]; gcs: StallGc[] };
+  for (const w of pacedWindows) {
+    const gaps = trace.gaps.filter(([start]) => start >= w.from && start < w.to);
+    const ran = (min: number): StallGap[] => gaps.filter((g) => g[2] >= min);
+    const ranSum = ran(5).reduce((s, g) => s + g[2], 0);
+    const maxRan = gaps.reduce((m, g) => Math.max(m, g[2]), 0);
+    const maxWall = gaps.reduce((m, g) => Math.max(m, g[1]), 0);
+    const gcs = trace.gcs.filter(([start]) => start >= w.from && start < w.to);
+    const gcKinds = new Map<number, { n: number; ms: number; max: number }>();
+    for (const [, ms, kind] of gcs) {
+      const k = gcKinds.get(kind) ?? { n: 0, ms: 0, max: 0 };
+      gcKinds.set(kind, { n: k.n + 1, ms: k.ms + ms, max: Math.max(k.max, ms) });
+    }
+    const kindName = (k: number): string => ({ 1: 'scavenge', 2: 'minor-mc', 4: 'mark-compact', 8: 'incremental', 16: 'weak-cb' })[k] ?? `kind ${k}`;
+    const gcText = [...gcKinds].map(([k, v]) => `${kindName(k)} ${v.n} (${v.ms.toFixed(0)} ms, max ${v.max.toFixed(1)})`).join(', ');
+    console.log(`stalls ${w.name} (${((w.to - w.from) / 1000).toFixed(1)} s): ${gaps.length} gaps > 5 ms (max ${maxWall.toFixed(0)} ms wall); event loop ran >= 5 / 10 / 20 ms in ${ran(5).length} / ${ran(10).length} / ${ran(20).length} (${ranSum.toFixed(0)} ms, max ${maxRan.toFixed(1)} ms); main-thread GC: ${gcText || 'none'}`);
+  }
+}
+
 /** A process's resident set now, in MB (Linux; undefined elsewhere). */
 function rssMb(pid: number | undefined): number | undefined {
   if (pid === undefined || process.platform !== 'linux') return undefined;
@@ -173,7 +216,13 @@ async function startServer(dir: string): Promise<{ url: string; pid: number | un
   const stdoutFile = process.env.YARROW_HTTP_SERVER_STDOUT;
   const stdout = stdoutFile === undefined || stdoutFile === '' ? 'ignore' : openSync(stdoutFile, 'w');
   const launch = executableLaunch();
-  const child = spawn(process.execPath, [...launch.flags, ...serverArgs, CLI, 'standalone', '-c', path.join(dir, 'conf.yml'), '-p', String(port), '-h', '127.0.0.1', '-l', 'warn'], {
+  const tracer: string[] = [];
+  if (traceStalls) {
+    const module = path.join(dir, 'stall-tracer.mjs');
+    await writeFile(module, stallTracerModule(stallFile(dir)));
+    tracer.push('--import', pathToFileURL(module).href);
+  }
+  const child = spawn(process.execPath, [...launch.flags, ...serverArgs, ...tracer, CLI, 'standalone', '-c', path.join(dir, 'conf.yml'), '-p', String(port), '-h', '127.0.0.1', '-l', 'warn'], {
     env: { ...process.env, ...launch.env, YARROW_BODY_LIMIT: String(64 * 1024 * 1024), YARROW_LOG_FORMAT: '' },
     stdio: ['ignore', stdout, 'pipe'],
   });
@@ -238,11 +287,14 @@ async function pacedLatency(url: string, pid: number | undefined, queries: reado
   // paced client has its own thread now, but the indexing stream should not pause either).
   const ready = Array.from({ length: PREBUILT_COPIES }, (_, i) => bodies(lines, `~${i + 3}`).map((b) => ({ body: Buffer.from(b.body), docs: b.docs })));
   const idleCpu = threadCpu(pid);
+  const idleFrom = monotonicMs();
   const idle = await pacedLoad(paced);
+  pacedWindows.push({ name: 'idle', from: idleFrom, to: monotonicMs() });
   const busyCpu = threadCpu(pid);
   console.log(`search at ${rate} q/s (idle): ${formatPaced(idle, seconds)}`);
   const benchBefore = threadCpu(process.pid);
   const rssBefore = rssMb(pid);
+  const busyFrom = monotonicMs();
   const during = pacedLoad(paced);
   const started = performance.now();
   let indexed = 0;
@@ -251,6 +303,7 @@ async function pacedLatency(url: string, pid: number | undefined, queries: reado
   void during.then(() => { searching = false; }, () => { searching = false; });
   for (let copy = 3; searching; copy++) indexed += (await indexAll(url, ready[copy - 3] ?? bodies(lines, `~${copy}`), 1)).docs;
   const busy = await during;
+  pacedWindows.push({ name: 'while indexing', from: busyFrom, to: monotonicMs() });
   const indexSeconds = (performance.now() - started) / 1000;
   const endCpu = threadCpu(pid);
   const benchAfter = threadCpu(process.pid);
@@ -314,6 +367,7 @@ async function main(): Promise<void> {
   } finally {
     const code = await server.stop();
     console.log(`server exited with ${String(code)}`);
+    if (traceStalls) reportStalls(stallFile(dir));
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -38,3 +38,26 @@ export function tuneHeapForServing(): void {
   setV8FlagUntilExit('heap-growing-percent', String(SERVING_HEAP_GROWING_PERCENT), '0');
   setV8BooleanFlagUntilExit('parallel-scavenge', false, true);
 }
+
+/**
+ * Makes the worker threads a server starts from now on (the writer's inversion and merge threads)
+ * compile their optimised code themselves, at their own low priority, instead of on V8's shared
+ * helper threads, which run at the event loop's priority (issue 17: search p99 while `api`
+ * indexes). Call it before the indexes open; the event loop's own isolate is not affected.
+ *
+ * Why: sampled with `perf record` during `npm run bench:http`'s search at 100 q/s while indexing,
+ * V8's helper threads held ~12% of the server's CPU samples at nice 0, 60% of it TurboFan jobs of
+ * the inversion thread (~200 optimisations in 8 s: its write-out code runs once per flush, so it
+ * is optimised late and again after each deoptimisation), on two cores where the event loop has
+ * to share a core with whatever else runs at its priority. Lowering the helpers' priority instead
+ * is no option: the event loop's own full collections wait on them (a mark-compact measured at
+ * 124 ms, 116 of them asleep, with the helpers at nice 10 on a loaded machine).
+ *
+ * How: V8 decides whether an isolate compiles concurrently when the isolate is created, from
+ * `--concurrent-recompilation`; the flag set at run time leaves the running isolate concurrent,
+ * and every isolate created later (a worker's) compiles on its own thread. The flag is put back
+ * at exit, before the code caches are written (`run-time-v8-flag.ts`).
+ */
+export function compileOnWorkerThreads(): void {
+  setV8BooleanFlagUntilExit('concurrent-recompilation', false, true);
+}

@@ -50,8 +50,13 @@ const arrayUnit = (a: Uint16Array, k: number): number => a[k];
 /** The hashes of `ids`, two per id (see `hashInto`), for {@link IdFilter.mightContain}. */
 export function hashIds(ids: readonly string[]): Uint32Array {
   const out = new Uint32Array(ids.length * 2);
-  for (let i = 0; i < ids.length; i++) hashInto(ids[i], ids[i].length, stringUnit, out, i);
+  hashIdsInto(ids, 0, ids.length, out);
   return out;
+}
+
+/** Writes the hashes of `ids[from..to)` where {@link hashIds} puts them in `out`: the same hashes, in parts. */
+export function hashIdsInto(ids: readonly string[], from: number, to: number, out: Uint32Array): void {
+  for (let i = from; i < to; i++) hashInto(ids[i], ids[i].length, stringUnit, out, i);
 }
 
 /** What a filter is built from: a segment's ids, block by block (`SegmentReader`). */

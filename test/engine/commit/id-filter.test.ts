@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { hashIds, IdFilter, IdFilterBuilder } from '../../../src/engine/commit/id-filter.js';
+import { hashIds, hashIdsInto, IdFilter, IdFilterBuilder } from '../../../src/engine/commit/id-filter.js';
 import { InversionThread, ThreadedSegmentBuffer } from '../../../src/engine/commit/threaded-segment-buffer.js';
 import { validateDocument } from '../../../src/engine/schema/document.js';
 import { parseMapping } from '../../../src/engine/schema/mapping.js';
@@ -62,6 +62,12 @@ describe('IdFilter', () => {
     const hashes = hashIds(absent);
     const falsePositives = absent.filter((_, i) => filter.mightContain(hashes, i)).length;
     assert.ok(falsePositives < absent.length * 0.02, `${falsePositives} false positives of ${absent.length}`);
+  });
+
+  it('hashes ids in parts (as a refresh does, between time slices) exactly as in one go', () => {
+    const parts = new Uint32Array(present.length * 2);
+    for (let from = 0; from < present.length; from += 1000) hashIdsInto(present, from, Math.min(present.length, from + 1000), parts);
+    assert.deepEqual(parts, hashIds(present));
   });
 
   it('rules out everything when built from no id', async () => {

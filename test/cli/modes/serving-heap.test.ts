@@ -1,0 +1,50 @@
+/**
+ * The server modes' V8 tuning (`serving-heap.ts`): after `compileOnWorkerThreads`, a worker thread
+ * started later compiles its optimised code on its own thread, and the event loop's isolate still
+ * compiles on V8's helpers. V8 says which in `--trace-opt`; the flag is process-wide, so the check
+ * runs in a child process.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { describe, it } from 'node:test';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** A function hot enough for TurboFan (on-stack replacement of its loop, then the function). */
+const hot = (name: string): string =>
+  `function ${name}(a) { let s = 0; for (let i = 0; i < a.length; i++) s += a[i] * 3; return s; }
+   { const a = new Float64Array(1000); let t = 0; for (let i = 0; i < 20000; i++) t += ${name}(a); }`;
+
+const child = `
+import { Worker } from 'node:worker_threads';
+import { compileOnWorkerThreads } from ${JSON.stringify(new URL('../../../src/cli/modes/serving-heap.ts', import.meta.url).href)};
+if (process.argv[1] === 'tuned') compileOnWorkerThreads();
+const worker = new Worker(${JSON.stringify(hot('workerHot'))}, { eval: true });
+worker.on('exit', () => { ${hot('mainHot')} });
+`;
+
+/** The concurrency modes V8 reports for the TurboFan compilations of function `name`. */
+function modes(trace: string, name: string): string[] {
+  const re = new RegExp(`compiling method .*<JSFunction ${name} .*mode: ConcurrencyMode::(k\\w+)`, 'g');
+  return [...trace.matchAll(re)].map((m) => m[1]);
+}
+
+describe('compileOnWorkerThreads', () => {
+  it('makes a worker started after it compile on its own thread, and leaves the event loop compiling concurrently', async () => {
+    const tuned = await run(process.execPath, ['--trace-opt', '--import', 'tsx', '--input-type=module', '-e', child, 'tuned'], { maxBuffer: 64 << 20 });
+    const worker = modes(tuned.stdout, 'workerHot');
+    assert.ok(worker.length > 0, 'the worker\'s function was optimised');
+    assert.deepEqual(new Set(worker), new Set(['kSynchronous']));
+    const main = modes(tuned.stdout, 'mainHot');
+    assert.ok(main.length > 0, 'the event loop\'s function was optimised');
+    assert.deepEqual(new Set(main), new Set(['kConcurrent']));
+  });
+
+  it('is what changes it: untuned, a worker compiles concurrently too', async () => {
+    const plain = await run(process.execPath, ['--trace-opt', '--import', 'tsx', '--input-type=module', '-e', child, 'plain'], { maxBuffer: 64 << 20 });
+    const worker = modes(plain.stdout, 'workerHot');
+    assert.ok(worker.length > 0, 'the worker\'s function was optimised');
+    assert.deepEqual(new Set(worker), new Set(['kConcurrent']));
+  });
+});
