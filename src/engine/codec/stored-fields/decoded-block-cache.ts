@@ -19,10 +19,22 @@ export interface DecodedBlock {
   /** Offset in `data` of each document of the block, plus the end; null until the header is read. */
   starts: Uint32Array | null;
   /** Where decoding stopped (null once the block is decoded in full). */
-  cursor: Lz4Cursor | null;
+  cursor: BlockCursor | null;
 }
 
-/** A least-recently-used map of decoded blocks, bounded by their decoded bytes. */
+/**
+ * Where the decoding of a block stopped, with the block's compressed bytes to resume from
+ * (`src` counts from their start). They are a view of the file when the file is in memory, a copy
+ * read by position otherwise, dropped with the cursor once the block is decoded in full.
+ */
+export interface BlockCursor extends Lz4Cursor {
+  readonly input: Uint8Array;
+}
+
+/**
+ * A least-recently-used map of decoded blocks, bounded by their decoded bytes (a block still being
+ * decoded also holds its compressed bytes, which LZ4 keeps at about its decoded size or less).
+ */
 export class DecodedBlockCache extends BoundedLru<number, DecodedBlock> {
   /** @param maxBytes decoded bytes held at most; a block larger than this is never kept. */
   constructor(maxBytes = DEFAULT_DECODED_BLOCK_BYTES) {

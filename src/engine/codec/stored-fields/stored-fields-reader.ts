@@ -1,6 +1,7 @@
 import { inflateRawSync } from 'node:zlib';
+import type { RandomAccessFile } from '../../directory.js';
 import { ByteReader } from '../bytes/byte-reader.js';
-import { checkHeader, HEADER_LENGTH, verifyChecksum } from '../file-format.js';
+import { checkHeader, FOOTER_LENGTH, HEADER_LENGTH, verifyChecksum } from '../file-format.js';
 import { ErrorCode, YarrowError } from '../../errors.js';
 import { type DecodedBlock, type DecodedBlockCache, reserveBlockKeys, sharedDecodedBlocks } from './decoded-block-cache.js';
 import { decompressLz4Block } from './lz4-block.js';
@@ -14,6 +15,9 @@ const decoder = new TextDecoder();
  */
 const HEADER_GUESS_PER_DOC = 2;
 
+/** Where a reader's compressed blocks come from: the whole file in memory, or the file itself. */
+type Source = { readonly bytes: Uint8Array } | { readonly file: RandomAccessFile };
+
 /**
  * Random access to the documents of a `.fdt` file, version 2 (LZ4-class blocks) or 1 (zlib).
  *
@@ -21,6 +25,11 @@ const HEADER_GUESS_PER_DOC = 2;
  * asked for. Decoded blocks live in the thread's {@link sharedDecodedBlocks} pool (hits of later
  * searches), except when the file is read in order (a merge copies every document once): a block
  * entered from the end of the previous one is kept only as the reader's current block.
+ *
+ * The file is either in memory ({@link StoredFieldsReader.open}) or read by position
+ * ({@link StoredFieldsReader.openFile}): then only the block index stays in memory, and a block
+ * that is not in the pool costs one positional read of its compressed bytes (a few KiB), so a
+ * server's memory does not grow with its stored documents.
  */
 export class StoredFieldsReader {
   /** The block of the last read. */
@@ -29,7 +38,7 @@ export class StoredFieldsReader {
   private readonly keyBase: number;
 
   private constructor(
-    private readonly bytes: Uint8Array,
+    private readonly source: Source,
     private readonly fileName: string,
     private readonly version: number,
     /** firstDocId of each block, plus the total doc count. */
@@ -46,13 +55,42 @@ export class StoredFieldsReader {
   /** Verifies the checksum and reads the block index. `cache`: the pool of decoded blocks (tests pass their own). */
   static open(bytes: Uint8Array, fileName: string, cache: DecodedBlockCache = sharedDecodedBlocks): StoredFieldsReader {
     verifyChecksum(bytes, fileName);
-    const found = new ByteReader(bytes, 4).readUint32();
+    const version = StoredFieldsReader.version(bytes, fileName);
+    const bodyEnd = bytes.length - FOOTER_LENGTH;
+    const indexOffset = StoredFieldsReader.indexOffset(new ByteReader(bytes, bodyEnd - 8).readFloat64(), bodyEnd, fileName);
+    return StoredFieldsReader.withIndex({ bytes }, fileName, version, bytes.subarray(indexOffset, bodyEnd), indexOffset, cache);
+  }
+
+  /**
+   * Opens a file kept on storage: reads its header and block index, and later each block by
+   * position. The caller has verified the file's checksum (segment-reader.ts streams the whole
+   * file through the CRC at open); `file` must stay open as long as the reader is used.
+   */
+  static openFile(file: RandomAccessFile, fileName: string, cache: DecodedBlockCache = sharedDecodedBlocks): StoredFieldsReader {
+    if (file.size < HEADER_LENGTH + FOOTER_LENGTH + 8) throw corrupt(fileName, `${file.size} bytes is too short for a stored-fields file (truncated?)`);
+    const version = StoredFieldsReader.version(readAt(file, 0, HEADER_LENGTH, fileName), fileName);
+    const bodyEnd = file.size - FOOTER_LENGTH;
+    const indexOffset = StoredFieldsReader.indexOffset(new ByteReader(readAt(file, bodyEnd - 8, 8, fileName), 0).readFloat64(), bodyEnd, fileName);
+    const index = readAt(file, indexOffset, bodyEnd - indexOffset, fileName);
+    return StoredFieldsReader.withIndex({ file }, fileName, version, index, indexOffset, cache);
+  }
+
+  /** The format version of a file whose first bytes are `header` (checked against the magic). */
+  private static version(header: Uint8Array, fileName: string): number {
+    const found = new ByteReader(header, 4).readUint32();
     const version = found === STORED_FIELDS_VERSION_DEFLATE ? found : STORED_FIELDS_VERSION;
-    checkHeader(bytes, fileName, STORED_FIELDS_MAGIC, version);
-    const bodyEnd = bytes.length - 8;
-    const indexOffset = new ByteReader(bytes, bodyEnd - 8).readFloat64();
+    checkHeader(header, fileName, STORED_FIELDS_MAGIC, version);
+    return version;
+  }
+
+  private static indexOffset(indexOffset: number, bodyEnd: number, fileName: string): number {
     if (!Number.isInteger(indexOffset) || indexOffset < HEADER_LENGTH || indexOffset > bodyEnd - 8) throw corrupt(fileName, `bad index offset ${indexOffset}`);
-    const r = new ByteReader(bytes, indexOffset);
+    return indexOffset;
+  }
+
+  /** Parses the block index: `index` holds the file from `indexOffset` to its footer. */
+  private static withIndex(source: Source, fileName: string, version: number, index: Uint8Array, indexOffset: number, cache: DecodedBlockCache): StoredFieldsReader {
+    const r = new ByteReader(index, 0);
     const blocks = r.readVarint();
     if (blocks > indexOffset - HEADER_LENGTH) throw corrupt(fileName, `${blocks} blocks in ${indexOffset - HEADER_LENGTH} bytes`);
     const firstDoc = new Uint32Array(blocks + 1);
@@ -69,8 +107,8 @@ export class StoredFieldsReader {
         if (rawLength[b] === 0 || rawLength[b] > compressed * 256 + 64) throw corrupt(fileName, `block ${b}: ${rawLength[b]} bytes cannot come from ${compressed}`);
       }
     }
-    if (r.pos !== bodyEnd - 8 || offset[blocks] !== indexOffset) throw corrupt(fileName, 'block index does not match the blocks');
-    return new StoredFieldsReader(bytes, fileName, version, firstDoc, offset, rawLength, cache);
+    if (r.pos !== index.length - 8 || offset[blocks] !== indexOffset) throw corrupt(fileName, 'block index does not match the blocks');
+    return new StoredFieldsReader(source, fileName, version, firstDoc, offset, rawLength, cache);
   }
 
   /** Number of stored documents. */
@@ -123,11 +161,18 @@ export class StoredFieldsReader {
   }
 
   private startLz4(b: number): DecodedBlock {
-    return { block: b, data: new Uint8Array(this.blockRawLength[b]), starts: null, cursor: { src: this.blockOffset[b], out: 0 } };
+    return { block: b, data: new Uint8Array(this.blockRawLength[b]), starts: null, cursor: { input: this.compressed(b), src: 0, out: 0 } };
+  }
+
+  /** The compressed bytes of block `b`: a view of the file in memory, or read by position. */
+  private compressed(b: number): Uint8Array {
+    const start = this.blockOffset[b];
+    const end = this.blockOffset[b + 1];
+    return 'bytes' in this.source ? this.source.bytes.subarray(start, end) : readAt(this.source.file, start, end - start, this.fileName);
   }
 
   private inflate(b: number): DecodedBlock {
-    const compressed = this.bytes.subarray(this.blockOffset[b], this.blockOffset[b + 1]);
+    const compressed = this.compressed(b);
     let data: Uint8Array;
     try {
       data = inflateRawSync(compressed);
@@ -141,9 +186,9 @@ export class StoredFieldsReader {
   private decodeTo(block: DecodedBlock, until: number): void {
     const cursor = block.cursor;
     if (cursor === null) return;
-    const end = this.blockOffset[block.block + 1];
+    const end = cursor.input.length;
     try {
-      decompressLz4Block(this.bytes, end, block.data, cursor, until);
+      decompressLz4Block(cursor.input, end, block.data, cursor, until);
     } catch (err) {
       block.cursor = null; // never resume a damaged block
       this.drop(block);
@@ -151,7 +196,7 @@ export class StoredFieldsReader {
     }
     if (cursor.out < until || (cursor.out === block.data.length && cursor.src !== end)) {
       this.drop(block);
-      throw corrupt(this.fileName, `block ${block.block} decompresses to ${cursor.out} bytes (input used: ${cursor.src - this.blockOffset[block.block]} of ${end - this.blockOffset[block.block]}), expected ${block.data.length}`);
+      throw corrupt(this.fileName, `block ${block.block} decompresses to ${cursor.out} bytes (input used: ${cursor.src} of ${end}), expected ${block.data.length}`);
     }
     if (cursor.out === block.data.length) block.cursor = null;
   }
@@ -195,6 +240,14 @@ export class StoredFieldsReader {
     block.starts = starts;
     return starts;
   }
+}
+
+/** `length` bytes of `file` at `position`; a short read is a truncated file. */
+function readAt(file: RandomAccessFile, position: number, length: number, fileName: string): Uint8Array {
+  const bytes = new Uint8Array(length);
+  const n = file.read(bytes, position);
+  if (n !== length) throw corrupt(fileName, `${length} bytes at ${position} run past the end of the file (${file.size} bytes)`);
+  return bytes;
 }
 
 function corrupt(fileName: string, what: string, cause?: unknown): YarrowError {

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
 import fc from 'fast-check';
 import { ByteWriter } from '../../../../src/engine/codec/bytes/byte-writer.js';
+import type { RandomAccessFile } from '../../../../src/engine/directory.js';
 import { FOOTER_LENGTH, writeFooter, writeHeader } from '../../../../src/engine/codec/file-format.js';
 import { DecodedBlockCache } from '../../../../src/engine/codec/stored-fields/decoded-block-cache.js';
 import { StoredFieldsReader } from '../../../../src/engine/codec/stored-fields/stored-fields-reader.js';
@@ -15,6 +16,22 @@ import {
 } from '../../../../src/engine/codec/stored-fields/stored-fields-writer.js';
 import { ErrorCode, YarrowError } from '../../../../src/engine/errors.js';
 import { assertEveryFlipIsCorrupt, assertTruncationIsCorrupt, assertYarrowError } from '../corruption.js';
+
+/** A file read by position over `bytes`, counting the bytes each read returns. */
+function positional(bytes: Uint8Array, name = 'seg-p.fdt'): RandomAccessFile & { bytesRead: number } {
+  return {
+    name,
+    size: bytes.length,
+    bytesRead: 0,
+    read(target: Uint8Array, position: number): number {
+      const part = bytes.subarray(position, Math.min(bytes.length, position + target.length));
+      target.set(part);
+      this.bytesRead += part.length;
+      return part.length;
+    },
+    close(): void {},
+  };
+}
 
 function sample(): Uint8Array {
   const w = new StoredFieldsWriter({ blockBytes: 200 });
@@ -163,6 +180,62 @@ describe('StoredFieldsReader', () => {
     const r = StoredFieldsReader.open(bytes, 'seg-4.fdt', pool);
     for (const i of [150, 3, 77, 150, 3]) assert.equal(r.get(i)._id, String(i));
     assert.equal(pool.size, 4);
+  });
+});
+
+describe('StoredFieldsReader.openFile (blocks read by position)', () => {
+  it('returns what the in-memory reader returns, in any order, reading only the index at open and one block per miss', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 120 }), { minLength: 1, maxLength: 120 }), fc.integer({ min: 64, max: 600 }), fc.array(fc.nat(), { maxLength: 80 }), (texts, blockBytes, picks) => {
+        const w = new StoredFieldsWriter({ blockBytes });
+        texts.forEach((text, i) => w.add({ _id: String(i), text }));
+        const bytes = w.finish();
+        const memory = StoredFieldsReader.open(bytes, 'seg-p.fdt', new DecodedBlockCache());
+        const file = positional(bytes);
+        const onFile = StoredFieldsReader.openFile(file, 'seg-p.fdt', new DecodedBlockCache());
+        const atOpen = file.bytesRead;
+        assert.equal(onFile.count, memory.count);
+        for (const p of picks) assert.equal(onFile.getRaw(p % texts.length), memory.getRaw(p % texts.length));
+        for (let d = 0; d < texts.length; d++) assert.equal(onFile.getRaw(d), memory.getRaw(d));
+        // At open: the header, the index offset and the block index, never a block.
+        const indexOffset = new DataView(bytes.buffer, bytes.byteOffset).getFloat64(bytes.length - FOOTER_LENGTH - 8, true);
+        assert.equal(atOpen, 8 + 8 + (bytes.length - FOOTER_LENGTH - indexOffset));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('keeps a decoded block in the pool, so a hit reads nothing from the file', () => {
+    const w = new StoredFieldsWriter({ blockBytes: 100 });
+    for (let i = 0; i < 200; i++) w.add({ _id: String(i), text: 'y'.repeat(i % 40) });
+    const file = positional(w.finish());
+    const r = StoredFieldsReader.openFile(file, 'seg-p.fdt', new DecodedBlockCache(1 << 20));
+    assert.equal(r.get(150)._id, '150');
+    const afterMiss = file.bytesRead;
+    assert.equal(r.get(3)._id, '3');
+    assert.ok(file.bytesRead > afterMiss, 'another block is read from the file');
+    const afterSecondMiss = file.bytesRead;
+    assert.equal(r.get(150)._id, '150');
+    assert.equal(r.get(3)._id, '3');
+    assert.equal(file.bytesRead, afterSecondMiss, 'pooled blocks are not read again');
+  });
+
+  it('reads version-1 (zlib) files by position', () => {
+    const docs = Array.from({ length: 30 }, (_, i) => JSON.stringify({ _id: String(i), v: 'z'.repeat(i) }));
+    const r = StoredFieldsReader.openFile(positional(versionOne(docs, 4)), 'seg-1.fdt', new DecodedBlockCache());
+    for (let i = docs.length - 1; i >= 0; i--) assert.equal(r.getRaw(i), docs[i]);
+  });
+
+  it('fails with corrupt_index naming the file on a cut file or a bad index offset', () => {
+    const bytes = sample();
+    assertYarrowError(() => StoredFieldsReader.openFile(positional(bytes.subarray(0, 10)), 'seg-c.fdt'), ErrorCode.corruptIndex, 'seg-c.fdt');
+    const shifted = bytes.slice();
+    new DataView(shifted.buffer).setFloat64(shifted.length - FOOTER_LENGTH - 8, shifted.length, true);
+    assertYarrowError(() => StoredFieldsReader.openFile(positional(shifted), 'seg-c.fdt'), ErrorCode.corruptIndex, 'seg-c.fdt');
+    // A block that does not decompress (the file changed under the reader) is corrupt_index too.
+    const damaged = bytes.slice();
+    damaged.fill(0xff, 9, 30);
+    assertYarrowError(() => StoredFieldsReader.openFile(positional(damaged), 'seg-c.fdt', new DecodedBlockCache()).get(0), ErrorCode.corruptIndex, 'seg-c.fdt');
   });
 });
 

@@ -1,0 +1,146 @@
+/**
+ * Segment readers on a directory that reads by position keep stored fields on storage (only the
+ * block index in memory) and still verify every byte at open: same hits as a reader of the same
+ * files in memory, corruption still refused at open.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, readdir, rm, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { ErrorCode, YarrowError } from '../../../src/engine/errors.js';
+import { Index } from '../../../src/engine/search-index.js';
+import { LocalDirectory } from '../../../src/storage/local-directory.js';
+import { MemoryDirectory } from '../../../src/storage/memory-directory.js';
+
+const mapping = {
+  fields: {
+    title: { type: 'text', search: { lexical: { analyze: 'english' } } },
+    body: { type: 'text', search: { lexical: { analyze: 'english' } } },
+    year: { type: 'int', filter: true, sort: true },
+  },
+} as const;
+
+const temps: string[] = [];
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'yarrow-positional-'));
+  temps.push(dir);
+  return dir;
+}
+after(async () => {
+  for (const d of temps) await rm(d, { recursive: true, force: true });
+});
+
+/** Every hit of a query that matches every doc, with scores and stored fields. */
+function everything(index: Index): unknown {
+  return index.search({ query: { match: { body: 'common' } }, size: 1000 }).hits;
+}
+
+/** An index of three segments (one doc replaced), written through a local directory; returns its path. */
+async function threeSegments(): Promise<{ path: string; whileWriting: unknown }> {
+  const path = await tempDir();
+  const index = await Index.open(await LocalDirectory.open(path), { mapping, refreshIntervalMs: 0, writer: { merges: false } });
+  for (let s = 0; s < 3; s++) {
+    const docs = Array.from({ length: 150 }, (_, i) => ({
+      _id: `d${s}-${i}`,
+      title: `title ${i % 7} of segment ${s}`,
+      body: `common words ${'lorem ipsum '.repeat(i % 13)} number ${i}`,
+      year: 1900 + i,
+    }));
+    await index.upsert(docs);
+    if (s === 2) await index.upsert([{ _id: 'd0-5', title: 'replaced', body: 'common replaced', year: 2000 }]);
+    await index.commit();
+  }
+  // The writer's readers opened the flushed segments from the bytes just written.
+  const whileWriting = everything(index);
+  await index.close();
+  return { path, whileWriting };
+}
+
+async function inMemoryCopy(path: string): Promise<MemoryDirectory> {
+  const dir = new MemoryDirectory();
+  for (const name of await readdir(path)) if (!name.endsWith('.lock')) await dir.writeFile(name, await readFile(join(path, name)));
+  return dir;
+}
+
+async function fdtFiles(path: string): Promise<string[]> {
+  return (await readdir(path)).filter((n) => n.endsWith('.fdt')).sort();
+}
+
+function isCorrupt(message: RegExp): (e: unknown) => boolean {
+  return (e: unknown) => {
+    assert.ok(e instanceof YarrowError && e.code === ErrorCode.corruptIndex, String(e));
+    assert.match(e.message, message);
+    return true;
+  };
+}
+
+describe('segment reader, stored fields read by position', () => {
+  it('returns the same hits as readers of the same files in memory, after a flush and after a reopen', async () => {
+    const { path, whileWriting } = await threeSegments();
+    const local = await Index.open(await LocalDirectory.open(path), { readOnly: true });
+    const memory = await Index.open(await inMemoryCopy(path), { readOnly: true });
+    try {
+      const fromMemory = everything(memory);
+      assert.equal((fromMemory as unknown[]).length, 450);
+      assert.deepEqual(everything(local), fromMemory);
+      assert.deepEqual(whileWriting, fromMemory);
+    } finally {
+      await local.close();
+      await memory.close();
+    }
+  });
+
+  it('reads stored documents from the file, not from a copy taken at open', async () => {
+    const { path } = await threeSegments();
+    const local = await Index.open(await LocalDirectory.open(path), { readOnly: true });
+    try {
+      // Same length, same file: a reader holding the bytes would not notice; one reading by
+      // position finds blocks that do not decompress.
+      for (const name of await fdtFiles(path)) {
+        const bytes = await readFile(join(path, name));
+        bytes.fill(0xff, 8, bytes.length - 64);
+        await writeFile(join(path, name), bytes);
+      }
+      assert.throws(() => everything(local), isCorrupt(/\.fdt: block \d+ does not decompress/));
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('refuses at open a stored-fields file with a flipped byte, a cut one, or another intact one', async () => {
+    const { path } = await threeSegments();
+    const [first] = await fdtFiles(path);
+    const original = await readFile(join(path, first));
+    const open = (): Promise<Index> => LocalDirectory.open(path).then((dir) => Index.open(dir, { readOnly: true }));
+
+    const flipped = Buffer.from(original);
+    flipped[Math.floor(flipped.length / 2)] ^= 0x10;
+    await writeFile(join(path, first), flipped);
+    await assert.rejects(open(), isCorrupt(/checksum mismatch/));
+
+    await writeFile(join(path, first), original);
+    await truncate(join(path, first), original.length - 1);
+    await assert.rejects(open(), isCorrupt(/expected \d+ bytes, found \d+/));
+
+    await writeFile(join(path, first), original);
+    const reopened = await open();
+    assert.equal((everything(reopened) as unknown[]).length, 450);
+    await reopened.close();
+  });
+
+  it('refuses at open an intact stored-fields file of the same size that the manifest does not record', async () => {
+    const path = await tempDir();
+    const index = await Index.open(await LocalDirectory.open(path), { mapping, refreshIntervalMs: 0, writer: { merges: false } });
+    await index.upsert([{ _id: 'a', title: 'one', body: 'common x', year: 1 }]);
+    await index.commit();
+    await index.upsert([{ _id: 'b', title: 'two', body: 'common y', year: 2 }]);
+    await index.commit();
+    await index.close();
+    const [first, second] = await fdtFiles(path);
+    const other = await readFile(join(path, second));
+    assert.equal(other.length, (await readFile(join(path, first))).length, 'same size: only the checksum tells them apart');
+    await writeFile(join(path, first), other);
+    await assert.rejects(Index.open(await LocalDirectory.open(path), { readOnly: true }), isCorrupt(new RegExp(`${first}: content checksum`)));
+  });
+});
