@@ -493,15 +493,58 @@ export class PostingsIterator {
     const bytes = this.bytes;
     let offset = this.blockOffset[b];
     const docBits = bytes[offset++];
-    const docs = this.docs;
-    const raw = this.freqs; // reuse as scratch for the deltas before the freqs are decoded
-    offset = unpackBlock(bytes, offset, n, docBits, raw);
-    let doc = b === 0 ? -1 : this.blockLast[b - 1];
-    for (let i = 0; i < n; i++) {
-      doc += raw[i] + 1;
-      docs[i] = doc;
-    }
+    offset = unpackDocs(bytes, offset, n, docBits, this.docs, b === 0 ? -1 : this.blockLast[b - 1]);
     // The freqs (bit width, then the packed values) follow the docs; decoded by freq() if asked.
     if (this.hasFreqs) this.pendingFreqs = offset;
   }
+}
+
+/**
+ * Decodes a block's `count` doc deltas of `bits` bits each, packed from `offset` by packBlock
+ * (bitpacking.ts: a stream of little-endian bytes, each value's low bit first), into the docs they
+ * encode (each doc minus the previous minus one, the first after `base`); returns the offset past
+ * them. bitpacking.ts's unpackBlock and the running sum in one pass instead of three (bytes to
+ * words, words to values, deltas to docs): values are taken from a 32-bit accumulator refilled
+ * four bytes at a time; only a last refill that would reach past the data reads byte by byte.
+ */
+function unpackDocs(bytes: Uint8Array, offset: number, count: number, bits: number, out: Int32Array, base: number): number {
+  const end = offset + ((count * bits + 7) >>> 3);
+  if (end > bytes.length || count > POSTINGS_BLOCK || bits > 31) {
+    throw new YarrowError(ErrorCode.corruptIndex, `bit-packed block of ${count} x ${bits} bits at offset ${offset} runs past the data`, { offset });
+  }
+  let doc = base;
+  if (bits === 0) {
+    for (let i = 0; i < count; i++) out[i] = ++doc;
+    return end;
+  }
+  const mask = 0xffff_ffff >>> (32 - bits);
+  const safe = end - 4;
+  let p = offset;
+  let acc = 0;
+  let avail = 0;
+  for (let i = 0; i < count; i++) {
+    let v: number;
+    if (avail >= bits) {
+      v = acc & mask;
+      acc >>>= bits;
+      avail -= bits;
+    } else {
+      let w: number;
+      if (p <= safe) {
+        w = bytes[p] | (bytes[p + 1] << 8) | (bytes[p + 2] << 16) | (bytes[p + 3] << 24);
+        p += 4;
+      } else {
+        w = 0;
+        for (let s = 0; p < end; p++, s += 8) w |= bytes[p] << s;
+      }
+      // The value's low `avail` bits are the accumulator's, the rest the new word's low bits.
+      v = (acc | (w << avail)) & mask;
+      const used = bits - avail;
+      acc = w >>> used;
+      avail = 32 - used;
+    }
+    doc += v + 1;
+    out[i] = doc;
+  }
+  return end;
 }
