@@ -13,7 +13,8 @@ export type { TermInfo } from './postings-format.js';
 
 /**
  * A term's skip data: per block its last doc, byte offset, positions offset and score bounds. It is
- * immutable, so a {@link SkipDataCache} shares it between the iterators of every query on the term.
+ * immutable (but for {@link SkipData.blockBounds}' memo of what follows from it), so a
+ * {@link SkipDataCache} shares it between the iterators of every query on the term.
  */
 export class SkipData {
   readonly numBlocks: number;
@@ -29,6 +30,37 @@ export class SkipData {
   readonly impactStarts: Uint32Array | null = null;
   readonly impactFreqs: Uint32Array | null = null;
   readonly impactNorms: Uint8Array | null = null;
+  /** {@link SkipData.blockBounds}' last result, and the norm table it is for. */
+  private bounds: Float64Array | null = null;
+  private boundsFor: Float64Array | null = null;
+
+  /**
+   * Per block, the largest `freq * normInverse[norm]` of its docs: from the block's impacts when it
+   * has them, else from its max frequency and min norm. Kept for the last norm table asked: the
+   * tables are shared by every query of a snapshot (bm25NormCache), so a frequent term's blocks are
+   * bounded once rather than their impacts walked again at every window of every query.
+   */
+  blockBounds(normInverse: Float64Array): Float64Array {
+    if (this.boundsFor === normInverse && this.bounds !== null) return this.bounds;
+    const n = this.numBlocks;
+    const out = this.bounds ?? new Float64Array(n);
+    const { impactStarts: starts, impactFreqs: freqs, impactNorms: norms } = this;
+    for (let b = 0; b < n; b++) {
+      let max = 0;
+      if (starts === null || freqs === null || norms === null) {
+        max = this.blockMaxFreqs[b] * normInverse[this.blockMinNorms[b]];
+      } else {
+        for (let i = starts[b], end = starts[b + 1]; i < end; i++) {
+          const x = freqs[i] * normInverse[norms[i]];
+          if (x > max) max = x;
+        }
+      }
+      out[b] = max;
+    }
+    this.bounds = out;
+    this.boundsFor = normInverse;
+    return out;
+  }
 
   constructor(bytes: Uint8Array, info: TermInfo, hasFreqs: boolean, hasPositions: boolean) {
     const df = info.docFreq;
@@ -430,22 +462,14 @@ export class PostingsIterator {
   /**
    * The largest `freq * normInverse[norm]` a doc can have in the blocks from the shallow block
    * through the block holding `upTo` (0 when no block remains): BM25 grows with it, so the bound of
-   * a score is the score of this product. Block by block, from the block's impacts when it has
-   * them, else from its max frequency and min norm.
+   * a score is the score of this product. The max of {@link SkipData.blockBounds} over the blocks.
    */
   maxFreqNormUpTo(upTo: number, normInverse: Float64Array): number {
-    const { impactStarts: starts, impactFreqs: freqs, impactNorms: norms } = this.skip;
+    const bounds = this.skip.blockBounds(normInverse);
     let max = 0;
     for (let b = this.shallowBlock; b < this.numBlocks; b++) {
-      if (starts === null || freqs === null || norms === null) {
-        const x = this.blockMaxFreqs[b] * normInverse[this.blockMinNorms[b]];
-        if (x > max) max = x;
-      } else {
-        for (let i = starts[b], end = starts[b + 1]; i < end; i++) {
-          const x = freqs[i] * normInverse[norms[i]];
-          if (x > max) max = x;
-        }
-      }
+      const x = bounds[b];
+      if (x > max) max = x;
       if (this.blockLast[b] >= upTo) break;
     }
     return max;
