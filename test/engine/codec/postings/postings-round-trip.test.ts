@@ -47,6 +47,33 @@ describe('PostingsWriter / PostingsIterator', () => {
     );
   });
 
+  it('round-trips doc gaps of every bit width, blocks whole and partial', () => {
+    // The block decoder reads the packed doc deltas four bytes at a time: widths that do and do not
+    // divide 32, values straddling words, and a block's last bytes (read one by one).
+    const limit = 1 << 24;
+    const norms = new Uint8Array(limit);
+    let seed = 17;
+    const random = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let bits = 0; bits <= 23; bits++) {
+      const docs: number[] = [];
+      const count = Math.min(300, Math.floor(limit / 2 ** bits) - 1);
+      let doc = -1;
+      for (let i = 0; i < count; i++) {
+        // A delta of exactly `bits` bits (doc - previous - 1), 0 for bits 0.
+        const delta = bits === 0 ? 0 : 2 ** (bits - 1) + Math.floor(random() * 2 ** (bits - 1));
+        doc += delta + 1;
+        docs.push(doc);
+      }
+      const { infos, postings, positions } = write([[docs, docs.map(() => [1])]], norms);
+      const it = new PostingsIterator(postings, positions, infos[0], IndexOptions.docsFreqsPositions);
+      for (const d of docs) assert.equal(it.nextDoc(), d, `${bits}-bit gaps`);
+      assert.equal(it.nextDoc(), NO_MORE_DOCS);
+      const again = new PostingsIterator(postings, positions, infos[0], IndexOptions.docsFreqsPositions);
+      const target = docs[Math.floor(docs.length / 2)];
+      assert.equal(again.advance(target), target, `${bits}-bit gaps, advance`);
+    }
+  });
+
   it('advances to the first doc at or after any target', () => {
     fc.assert(
       fc.property(postingList, fc.array(fc.integer({ min: 0, max: 5200 }), { maxLength: 30 }), ([docs, pos], targets) => {
