@@ -3,7 +3,6 @@
  * skipping (`advance`), and shallow skipping (`advanceShallow`) that exposes per-block maxima for
  * block-max pruning without decoding the block.
  */
-import { unpackBlock } from '../bitpacking/bitpacking.js';
 import { ByteReader } from '../bytes/byte-reader.js';
 import { ErrorCode, YarrowError } from '../../errors.js';
 import { IndexOptions, NO_MORE_DOCS, POSTINGS_BLOCK, POSTINGS_VERSION, postingsVersion } from './postings-format.js';
@@ -425,7 +424,7 @@ export class PostingsIterator {
     const bytes = this.bytes;
     const offset = this.pendingFreqs;
     this.pendingFreqs = -1;
-    unpackBlock(bytes, offset + 1, this.blockCount, bytes[offset], this.freqs);
+    unpackFreqs(bytes, offset + 1, this.blockCount, bytes[offset], this.freqs);
   }
 
   /**
@@ -571,4 +570,45 @@ function unpackDocs(bytes: Uint8Array, offset: number, count: number, bits: numb
     out[i] = doc;
   }
   return end;
+}
+
+/**
+ * Decodes a block's `count` frequencies (each minus one) of `bits` bits each, packed from `offset`,
+ * into `out`: {@link unpackDocs} without the running sum (a function of its own, so that each keeps
+ * one typed array type at its stores).
+ */
+function unpackFreqs(bytes: Uint8Array, offset: number, count: number, bits: number, out: Uint32Array): void {
+  const end = offset + ((count * bits + 7) >>> 3);
+  if (end > bytes.length || count > POSTINGS_BLOCK || bits > 31) {
+    throw new YarrowError(ErrorCode.corruptIndex, `bit-packed block of ${count} x ${bits} bits at offset ${offset} runs past the data`, { offset });
+  }
+  if (bits === 0) {
+    out.fill(0, 0, count);
+    return;
+  }
+  const mask = 0xffff_ffff >>> (32 - bits);
+  const safe = end - 4;
+  let p = offset;
+  let acc = 0;
+  let avail = 0;
+  for (let i = 0; i < count; i++) {
+    if (avail >= bits) {
+      out[i] = acc & mask;
+      acc >>>= bits;
+      avail -= bits;
+    } else {
+      let w: number;
+      if (p <= safe) {
+        w = bytes[p] | (bytes[p + 1] << 8) | (bytes[p + 2] << 16) | (bytes[p + 3] << 24);
+        p += 4;
+      } else {
+        w = 0;
+        for (let s = 0; p < end; p++, s += 8) w |= bytes[p] << s;
+      }
+      out[i] = (acc | (w << avail)) & mask;
+      const used = bits - avail;
+      acc = w >>> used;
+      avail = 32 - used;
+    }
+  }
 }

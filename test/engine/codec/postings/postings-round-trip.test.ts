@@ -47,7 +47,7 @@ describe('PostingsWriter / PostingsIterator', () => {
     );
   });
 
-  it('round-trips doc gaps of every bit width, blocks whole and partial', () => {
+  it('round-trips doc gaps and frequencies of every bit width, blocks whole and partial', () => {
     // The block decoder reads the packed doc deltas four bytes at a time: widths that do and do not
     // divide 32, values straddling words, and a block's last bytes (read one by one).
     const limit = 1 << 24;
@@ -64,9 +64,14 @@ describe('PostingsWriter / PostingsIterator', () => {
         doc += delta + 1;
         docs.push(doc);
       }
-      const { infos, postings, positions } = write([[docs, docs.map(() => [1])]], norms);
+      // Frequencies of up to min(bits, 9) bits too (freq - 1 is what is packed).
+      const freqs = docs.map(() => 1 + Math.floor(random() * 2 ** Math.min(bits, 9)));
+      const { infos, postings, positions } = write([[docs, freqs.map((f) => Array.from({ length: f }, (_, p) => p))]], norms);
       const it = new PostingsIterator(postings, positions, infos[0], IndexOptions.docsFreqsPositions);
-      for (const d of docs) assert.equal(it.nextDoc(), d, `${bits}-bit gaps`);
+      docs.forEach((d, i) => {
+        assert.equal(it.nextDoc(), d, `${bits}-bit gaps`);
+        assert.equal(it.freq(), freqs[i], `${bits}-bit gaps, freq`);
+      });
       assert.equal(it.nextDoc(), NO_MORE_DOCS);
       const again = new PostingsIterator(postings, positions, infos[0], IndexOptions.docsFreqsPositions);
       const target = docs[Math.floor(docs.length / 2)];
