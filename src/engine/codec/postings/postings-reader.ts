@@ -174,6 +174,12 @@ export class SkipDataCache {
 /** What a detached iterator points at (see PostingsIterator.detach). */
 const NO_BYTES = new Uint8Array(0);
 
+/**
+ * A block's freqs are read one by one from the packed bits (PostingsIterator.freq) this many times
+ * at most, then unpacked whole: a read costs a few byte loads, a whole block some 128 values' work.
+ */
+const FREQ_READS = 16;
+
 /** Up to this many entries, an iterator's block buffers are two small on-heap typed arrays. */
 const SMALL_BUFFER = 8;
 
@@ -282,6 +288,8 @@ export class PostingsIterator {
    * since most blocks a conjunction moves through are only searched for a doc, never scored.
    */
   private pendingFreqs = -1;
+  /** freq() calls answered from the packed bits since the block was decoded. */
+  private freqReads = 0;
   private index = 0;
   /** Block whose bounds advanceShallow exposes. */
   private shallowBlock = 0;
@@ -416,7 +424,18 @@ export class PostingsIterator {
   /** Frequency of the term in the current doc (1 for fields without frequencies). */
   freq(): number {
     if (!this.hasFreqs) return 1;
-    if (this.pendingFreqs >= 0) this.decodeFreqs();
+    const at = this.pendingFreqs;
+    if (at >= 0) {
+      // A conjunction scores a few docs of most blocks it moves through: their freqs are read one
+      // by one from the packed bits, and the block's are unpacked whole only once that would cost
+      // less (or when a value is too wide to read from four bytes).
+      if (this.freqReads < FREQ_READS) {
+        this.freqReads++;
+        const f = packedValue(this.bytes, at, this.index);
+        if (f >= 0) return f + 1;
+      }
+      this.decodeFreqs();
+    }
     return this.freqs[this.index] + 1;
   }
 
@@ -505,6 +524,7 @@ export class PostingsIterator {
       if (this.posReader !== null) this.posReader.pos = this.posBlockStart;
     }
     this.pendingFreqs = -1;
+    this.freqReads = 0;
     if (this.info.singletonDoc >= 0) {
       this.docs[0] = this.info.singletonDoc;
       this.freqs[0] = this.info.totalTermFreq - 1;
@@ -611,4 +631,22 @@ function unpackFreqs(bytes: Uint8Array, offset: number, count: number, bits: num
       avail = 32 - used;
     }
   }
+}
+
+/**
+ * Value `index` of a bit-packed run (its width in the byte at `at`, the values from `at + 1`, as
+ * {@link unpackFreqs} reads them), or -1 when the width is over 24 bits (the value and its offset
+ * in its first byte could then need five bytes).
+ */
+function packedValue(bytes: Uint8Array, at: number, index: number): number {
+  const bits = bytes[at];
+  if (bits === 0) return 0;
+  if (bits > 24) return -1;
+  const bit = index * bits;
+  const shift = bit & 7;
+  let p = at + 1 + (bit >>> 3);
+  // Only the bytes holding the value's bits: none past the run.
+  let word = bytes[p++];
+  for (let got = 8; got < shift + bits; got += 8) word |= bytes[p++] << got;
+  return (word >>> shift) & (0xffff_ffff >>> (32 - bits));
 }

@@ -79,6 +79,27 @@ describe('PostingsWriter / PostingsIterator', () => {
     }
   });
 
+  it('reads frequencies of 10-17 bits whether a block is read doc by doc or a few docs of it', () => {
+    // freq() answers a block's first reads from the packed bits and unpacks the block after that:
+    // both must give the written frequencies, at widths beyond the test above's.
+    for (let bits = 10; bits <= 17; bits++) {
+      const docs = Array.from({ length: 300 }, (_, i) => i * 3);
+      // One wide frequency per block sets its width; the others are small.
+      const freqs = docs.map((_, i) => (i % 128 === 77 ? 2 ** (bits - 1) + 1 : 1 + ((i * 37) % 50)));
+      const { infos, postings, positions } = write([[docs, freqs.map((f) => Array.from({ length: f }, (_, p) => p))]], new Uint8Array(1000));
+      const every = new PostingsIterator(postings, positions, infos[0], IndexOptions.docsFreqsPositions);
+      docs.forEach((d, i) => {
+        assert.equal(every.nextDoc(), d);
+        assert.equal(every.freq(), freqs[i], `${bits} bits, doc ${d}`);
+      });
+      const some = new PostingsIterator(postings, positions, infos[0], IndexOptions.docsFreqsPositions);
+      for (let i = 5; i < docs.length; i += 9) {
+        assert.equal(some.advance(docs[i]), docs[i]);
+        assert.equal(some.freq(), freqs[i], `${bits} bits, doc ${docs[i]} alone`);
+      }
+    }
+  });
+
   it('advances to the first doc at or after any target', () => {
     fc.assert(
       fc.property(postingList, fc.array(fc.integer({ min: 0, max: 5200 }), { maxLength: 30 }), ([docs, pos], targets) => {
