@@ -290,6 +290,8 @@ export class PostingsIterator {
   private pendingFreqs = -1;
   /** freq() calls answered from the packed bits since the block was decoded. */
   private freqReads = 0;
+  /** The index of the last of those reads (-2 when none). */
+  private lastFreqIndex = -2;
   private index = 0;
   /** Block whose bounds advanceShallow exposes. */
   private shallowBlock = 0;
@@ -428,10 +430,13 @@ export class PostingsIterator {
     if (at >= 0) {
       // A conjunction scores a few docs of most blocks it moves through: their freqs are read one
       // by one from the packed bits, and the block's are unpacked whole only once that would cost
-      // less (or when a value is too wide to read from four bytes).
-      if (this.freqReads < FREQ_READS) {
+      // less, at once for a doc next to the last one read (a scan that scores every doc, a merge),
+      // or for a value too wide to read from four bytes.
+      const index = this.index;
+      if (this.freqReads < FREQ_READS && index !== this.lastFreqIndex + 1) {
         this.freqReads++;
-        const f = packedValue(this.bytes, at, this.index);
+        this.lastFreqIndex = index;
+        const f = packedValue(this.bytes, at, index);
         if (f >= 0) return f + 1;
       }
       this.decodeFreqs();
@@ -525,6 +530,7 @@ export class PostingsIterator {
     }
     this.pendingFreqs = -1;
     this.freqReads = 0;
+    this.lastFreqIndex = -2;
     if (this.info.singletonDoc >= 0) {
       this.docs[0] = this.info.singletonDoc;
       this.freqs[0] = this.info.totalTermFreq - 1;
