@@ -218,12 +218,17 @@ class TermConjunction {
         target = windowEnd + 1;
         continue;
       }
+      // The lead's score of `doc` once computed (NaN before), with whether it is exact: the other
+      // words' moves leave the lead's terms where they are, so it is not computed again in the sum.
+      let leadScore = NaN;
+      let leadExact = false;
       if (pruning) {
         // The lead's own score (or bound) first, with every other word at its window bound: most
         // docs of a frequent lead cannot compete whatever the others add, and are passed over
         // before the others move to them.
-        this.scoreWord(lead, doc);
-        if ((scores[lead] + this.othersBound[lead]) * BOUND_SLACK <= threshold) {
+        leadExact = this.scoreWord(lead, doc);
+        leadScore = scores[lead];
+        if ((leadScore + this.othersBound[lead]) * BOUND_SLACK <= threshold) {
           target = doc + 1;
           continue;
         }
@@ -249,7 +254,12 @@ class TermConjunction {
       let score = 0;
       let exact = true;
       for (let w = 0; w < n; w++) {
-        if (!this.scoreWord(w, doc)) exact = false;
+        if (w === lead && leadScore === leadScore) {
+          scores[w] = leadScore;
+          if (!leadExact) exact = false;
+        } else if (!this.scoreWord(w, doc)) {
+          exact = false;
+        }
         score += scores[w];
       }
       if (!exact) {

@@ -3,7 +3,6 @@
  * skipping (`advance`), and shallow skipping (`advanceShallow`) that exposes per-block maxima for
  * block-max pruning without decoding the block.
  */
-import { unpackBlock } from '../bitpacking/bitpacking.js';
 import { ByteReader } from '../bytes/byte-reader.js';
 import { ErrorCode, YarrowError } from '../../errors.js';
 import { IndexOptions, NO_MORE_DOCS, POSTINGS_BLOCK, POSTINGS_VERSION, postingsVersion } from './postings-format.js';
@@ -13,7 +12,8 @@ export type { TermInfo } from './postings-format.js';
 
 /**
  * A term's skip data: per block its last doc, byte offset, positions offset and score bounds. It is
- * immutable, so a {@link SkipDataCache} shares it between the iterators of every query on the term.
+ * immutable (but for {@link SkipData.blockBounds}' memo of what follows from it), so a
+ * {@link SkipDataCache} shares it between the iterators of every query on the term.
  */
 export class SkipData {
   readonly numBlocks: number;
@@ -29,6 +29,37 @@ export class SkipData {
   readonly impactStarts: Uint32Array | null = null;
   readonly impactFreqs: Uint32Array | null = null;
   readonly impactNorms: Uint8Array | null = null;
+  /** {@link SkipData.blockBounds}' last result, and the norm table it is for. */
+  private bounds: Float64Array | null = null;
+  private boundsFor: Float64Array | null = null;
+
+  /**
+   * Per block, the largest `freq * normInverse[norm]` of its docs: from the block's impacts when it
+   * has them, else from its max frequency and min norm. Kept for the last norm table asked: the
+   * tables are shared by every query of a snapshot (bm25NormCache), so a frequent term's blocks are
+   * bounded once rather than their impacts walked again at every window of every query.
+   */
+  blockBounds(normInverse: Float64Array): Float64Array {
+    if (this.boundsFor === normInverse && this.bounds !== null) return this.bounds;
+    const n = this.numBlocks;
+    const out = this.bounds ?? new Float64Array(n);
+    const { impactStarts: starts, impactFreqs: freqs, impactNorms: norms } = this;
+    for (let b = 0; b < n; b++) {
+      let max = 0;
+      if (starts === null || freqs === null || norms === null) {
+        max = this.blockMaxFreqs[b] * normInverse[this.blockMinNorms[b]];
+      } else {
+        for (let i = starts[b], end = starts[b + 1]; i < end; i++) {
+          const x = freqs[i] * normInverse[norms[i]];
+          if (x > max) max = x;
+        }
+      }
+      out[b] = max;
+    }
+    this.bounds = out;
+    this.boundsFor = normInverse;
+    return out;
+  }
 
   constructor(bytes: Uint8Array, info: TermInfo, hasFreqs: boolean, hasPositions: boolean) {
     const df = info.docFreq;
@@ -143,6 +174,12 @@ export class SkipDataCache {
 /** What a detached iterator points at (see PostingsIterator.detach). */
 const NO_BYTES = new Uint8Array(0);
 
+/**
+ * A block's freqs are read one by one from the packed bits (PostingsIterator.freq) this many times
+ * at most, then unpacked whole: a read costs a few byte loads, a whole block some 128 values' work.
+ */
+const FREQ_READS = 16;
+
 /** Up to this many entries, an iterator's block buffers are two small on-heap typed arrays. */
 const SMALL_BUFFER = 8;
 
@@ -251,6 +288,10 @@ export class PostingsIterator {
    * since most blocks a conjunction moves through are only searched for a doc, never scored.
    */
   private pendingFreqs = -1;
+  /** freq() calls answered from the packed bits since the block was decoded. */
+  private freqReads = 0;
+  /** The index of the last of those reads (-2 when none). */
+  private lastFreqIndex = -2;
   private index = 0;
   /** Block whose bounds advanceShallow exposes. */
   private shallowBlock = 0;
@@ -385,7 +426,21 @@ export class PostingsIterator {
   /** Frequency of the term in the current doc (1 for fields without frequencies). */
   freq(): number {
     if (!this.hasFreqs) return 1;
-    if (this.pendingFreqs >= 0) this.decodeFreqs();
+    const at = this.pendingFreqs;
+    if (at >= 0) {
+      // A conjunction scores a few docs of most blocks it moves through: their freqs are read one
+      // by one from the packed bits, and the block's are unpacked whole only once that would cost
+      // less, at once for a doc next to the last one read (a scan that scores every doc, a merge),
+      // or for a value too wide to read from four bytes.
+      const index = this.index;
+      if (this.freqReads < FREQ_READS && index !== this.lastFreqIndex + 1) {
+        this.freqReads++;
+        this.lastFreqIndex = index;
+        const f = packedValue(this.bytes, at, index);
+        if (f >= 0) return f + 1;
+      }
+      this.decodeFreqs();
+    }
     return this.freqs[this.index] + 1;
   }
 
@@ -393,7 +448,7 @@ export class PostingsIterator {
     const bytes = this.bytes;
     const offset = this.pendingFreqs;
     this.pendingFreqs = -1;
-    unpackBlock(bytes, offset + 1, this.blockCount, bytes[offset], this.freqs);
+    unpackFreqs(bytes, offset + 1, this.blockCount, bytes[offset], this.freqs);
   }
 
   /**
@@ -430,22 +485,14 @@ export class PostingsIterator {
   /**
    * The largest `freq * normInverse[norm]` a doc can have in the blocks from the shallow block
    * through the block holding `upTo` (0 when no block remains): BM25 grows with it, so the bound of
-   * a score is the score of this product. Block by block, from the block's impacts when it has
-   * them, else from its max frequency and min norm.
+   * a score is the score of this product. The max of {@link SkipData.blockBounds} over the blocks.
    */
   maxFreqNormUpTo(upTo: number, normInverse: Float64Array): number {
-    const { impactStarts: starts, impactFreqs: freqs, impactNorms: norms } = this.skip;
+    const bounds = this.skip.blockBounds(normInverse);
     let max = 0;
     for (let b = this.shallowBlock; b < this.numBlocks; b++) {
-      if (starts === null || freqs === null || norms === null) {
-        const x = this.blockMaxFreqs[b] * normInverse[this.blockMinNorms[b]];
-        if (x > max) max = x;
-      } else {
-        for (let i = starts[b], end = starts[b + 1]; i < end; i++) {
-          const x = freqs[i] * normInverse[norms[i]];
-          if (x > max) max = x;
-        }
-      }
+      const x = bounds[b];
+      if (x > max) max = x;
       if (this.blockLast[b] >= upTo) break;
     }
     return max;
@@ -482,6 +529,8 @@ export class PostingsIterator {
       if (this.posReader !== null) this.posReader.pos = this.posBlockStart;
     }
     this.pendingFreqs = -1;
+    this.freqReads = 0;
+    this.lastFreqIndex = -2;
     if (this.info.singletonDoc >= 0) {
       this.docs[0] = this.info.singletonDoc;
       this.freqs[0] = this.info.totalTermFreq - 1;
@@ -493,15 +542,117 @@ export class PostingsIterator {
     const bytes = this.bytes;
     let offset = this.blockOffset[b];
     const docBits = bytes[offset++];
-    const docs = this.docs;
-    const raw = this.freqs; // reuse as scratch for the deltas before the freqs are decoded
-    offset = unpackBlock(bytes, offset, n, docBits, raw);
-    let doc = b === 0 ? -1 : this.blockLast[b - 1];
-    for (let i = 0; i < n; i++) {
-      doc += raw[i] + 1;
-      docs[i] = doc;
-    }
+    offset = unpackDocs(bytes, offset, n, docBits, this.docs, b === 0 ? -1 : this.blockLast[b - 1]);
     // The freqs (bit width, then the packed values) follow the docs; decoded by freq() if asked.
     if (this.hasFreqs) this.pendingFreqs = offset;
   }
+}
+
+/**
+ * Decodes a block's `count` doc deltas of `bits` bits each, packed from `offset` by packBlock
+ * (bitpacking.ts: a stream of little-endian bytes, each value's low bit first), into the docs they
+ * encode (each doc minus the previous minus one, the first after `base`); returns the offset past
+ * them. bitpacking.ts's unpackBlock and the running sum in one pass instead of three (bytes to
+ * words, words to values, deltas to docs): values are taken from a 32-bit accumulator refilled
+ * four bytes at a time; only a last refill that would reach past the data reads byte by byte.
+ */
+function unpackDocs(bytes: Uint8Array, offset: number, count: number, bits: number, out: Int32Array, base: number): number {
+  const end = offset + ((count * bits + 7) >>> 3);
+  if (end > bytes.length || count > POSTINGS_BLOCK || bits > 31) {
+    throw new YarrowError(ErrorCode.corruptIndex, `bit-packed block of ${count} x ${bits} bits at offset ${offset} runs past the data`, { offset });
+  }
+  let doc = base;
+  if (bits === 0) {
+    for (let i = 0; i < count; i++) out[i] = ++doc;
+    return end;
+  }
+  const mask = 0xffff_ffff >>> (32 - bits);
+  const safe = end - 4;
+  let p = offset;
+  let acc = 0;
+  let avail = 0;
+  for (let i = 0; i < count; i++) {
+    let v: number;
+    if (avail >= bits) {
+      v = acc & mask;
+      acc >>>= bits;
+      avail -= bits;
+    } else {
+      let w: number;
+      if (p <= safe) {
+        w = bytes[p] | (bytes[p + 1] << 8) | (bytes[p + 2] << 16) | (bytes[p + 3] << 24);
+        p += 4;
+      } else {
+        w = 0;
+        for (let s = 0; p < end; p++, s += 8) w |= bytes[p] << s;
+      }
+      // The value's low `avail` bits are the accumulator's, the rest the new word's low bits.
+      v = (acc | (w << avail)) & mask;
+      const used = bits - avail;
+      acc = w >>> used;
+      avail = 32 - used;
+    }
+    doc += v + 1;
+    out[i] = doc;
+  }
+  return end;
+}
+
+/**
+ * Decodes a block's `count` frequencies (each minus one) of `bits` bits each, packed from `offset`,
+ * into `out`: {@link unpackDocs} without the running sum (a function of its own, so that each keeps
+ * one typed array type at its stores).
+ */
+function unpackFreqs(bytes: Uint8Array, offset: number, count: number, bits: number, out: Uint32Array): void {
+  const end = offset + ((count * bits + 7) >>> 3);
+  if (end > bytes.length || count > POSTINGS_BLOCK || bits > 31) {
+    throw new YarrowError(ErrorCode.corruptIndex, `bit-packed block of ${count} x ${bits} bits at offset ${offset} runs past the data`, { offset });
+  }
+  if (bits === 0) {
+    out.fill(0, 0, count);
+    return;
+  }
+  const mask = 0xffff_ffff >>> (32 - bits);
+  const safe = end - 4;
+  let p = offset;
+  let acc = 0;
+  let avail = 0;
+  for (let i = 0; i < count; i++) {
+    if (avail >= bits) {
+      out[i] = acc & mask;
+      acc >>>= bits;
+      avail -= bits;
+    } else {
+      let w: number;
+      if (p <= safe) {
+        w = bytes[p] | (bytes[p + 1] << 8) | (bytes[p + 2] << 16) | (bytes[p + 3] << 24);
+        p += 4;
+      } else {
+        w = 0;
+        for (let s = 0; p < end; p++, s += 8) w |= bytes[p] << s;
+      }
+      out[i] = (acc | (w << avail)) & mask;
+      const used = bits - avail;
+      acc = w >>> used;
+      avail = 32 - used;
+    }
+  }
+}
+
+/**
+ * Value `index` of a bit-packed run (its width in the byte at `at`, the values from `at + 1`, as
+ * {@link unpackFreqs} reads them), or -1 when the width is over 24 bits (the value and its offset
+ * in its first byte could then need five bytes).
+ */
+function packedValue(bytes: Uint8Array, at: number, index: number): number {
+  const bits = bytes[at];
+  if (bits === 0) return 0;
+  if (bits > 24) return -1;
+  const bit = index * bits;
+  const shift = bit & 7;
+  let p = at + 1 + (bit >>> 3);
+  // Only the bytes holding the value's bits: none past the run.
+  let word = bytes[p++];
+  for (let got = 8; got < shift + bits; got += 8) word |= bytes[p++] << got;
+  return (word >>> shift) & (0xffff_ffff >>> (32 - bits));
 }

@@ -47,6 +47,59 @@ describe('PostingsWriter / PostingsIterator', () => {
     );
   });
 
+  it('round-trips doc gaps and frequencies of every bit width, blocks whole and partial', () => {
+    // The block decoder reads the packed doc deltas four bytes at a time: widths that do and do not
+    // divide 32, values straddling words, and a block's last bytes (read one by one).
+    const limit = 1 << 24;
+    const norms = new Uint8Array(limit);
+    let seed = 17;
+    const random = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let bits = 0; bits <= 23; bits++) {
+      const docs: number[] = [];
+      const count = Math.min(300, Math.floor(limit / 2 ** bits) - 1);
+      let doc = -1;
+      for (let i = 0; i < count; i++) {
+        // A delta of exactly `bits` bits (doc - previous - 1), 0 for bits 0.
+        const delta = bits === 0 ? 0 : 2 ** (bits - 1) + Math.floor(random() * 2 ** (bits - 1));
+        doc += delta + 1;
+        docs.push(doc);
+      }
+      // Frequencies of up to min(bits, 9) bits too (freq - 1 is what is packed).
+      const freqs = docs.map(() => 1 + Math.floor(random() * 2 ** Math.min(bits, 9)));
+      const { infos, postings, positions } = write([[docs, freqs.map((f) => Array.from({ length: f }, (_, p) => p))]], norms);
+      const it = new PostingsIterator(postings, positions, infos[0], IndexOptions.docsFreqsPositions);
+      docs.forEach((d, i) => {
+        assert.equal(it.nextDoc(), d, `${bits}-bit gaps`);
+        assert.equal(it.freq(), freqs[i], `${bits}-bit gaps, freq`);
+      });
+      assert.equal(it.nextDoc(), NO_MORE_DOCS);
+      const again = new PostingsIterator(postings, positions, infos[0], IndexOptions.docsFreqsPositions);
+      const target = docs[Math.floor(docs.length / 2)];
+      assert.equal(again.advance(target), target, `${bits}-bit gaps, advance`);
+    }
+  });
+
+  it('reads frequencies of 10-17 bits whether a block is read doc by doc or a few docs of it', () => {
+    // freq() answers a block's first reads from the packed bits and unpacks the block after that:
+    // both must give the written frequencies, at widths beyond the test above's.
+    for (let bits = 10; bits <= 17; bits++) {
+      const docs = Array.from({ length: 300 }, (_, i) => i * 3);
+      // One wide frequency per block sets its width; the others are small.
+      const freqs = docs.map((_, i) => (i % 128 === 77 ? 2 ** (bits - 1) + 1 : 1 + ((i * 37) % 50)));
+      const { infos, postings, positions } = write([[docs, freqs.map((f) => Array.from({ length: f }, (_, p) => p))]], new Uint8Array(1000));
+      const every = new PostingsIterator(postings, positions, infos[0], IndexOptions.docsFreqsPositions);
+      docs.forEach((d, i) => {
+        assert.equal(every.nextDoc(), d);
+        assert.equal(every.freq(), freqs[i], `${bits} bits, doc ${d}`);
+      });
+      const some = new PostingsIterator(postings, positions, infos[0], IndexOptions.docsFreqsPositions);
+      for (let i = 5; i < docs.length; i += 9) {
+        assert.equal(some.advance(docs[i]), docs[i]);
+        assert.equal(some.freq(), freqs[i], `${bits} bits, doc ${docs[i]} alone`);
+      }
+    }
+  });
+
   it('advances to the first doc at or after any target', () => {
     fc.assert(
       fc.property(postingList, fc.array(fc.integer({ min: 0, max: 5200 }), { maxLength: 30 }), ([docs, pos], targets) => {
