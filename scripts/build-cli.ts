@@ -293,13 +293,25 @@ async function bundleCommonJs(entry: string, prefix: string, options: Pick<esbui
  * The bulk-load thread of `index file` (src/engine/commit/bulk-load-worker.ts and all it imports)
  * as one file, dist/cli-worker-bulk-load-<hash>.cjs, which src/cli/bulk-worker-entry.ts loads with
  * V8's code cache: started from tsc's output, each thread spent ~100 ms loading ~170 modules
- * before its first chunk (issue 17). The modes learn its name as YARROW_BULK_WORKER_BUNDLE
- * (src/cli/modes/index-file-mode.ts).
+ * before its first chunk (issue 17). node:crypto loads on first use (line ids of documents
+ * without `_id`), as in the modes.
  */
-const bulkWorker = await bundleCommonJs(join(src, 'engine', 'commit', 'bulk-load-worker.ts'), `${WORKER_PREFIX}bulk-load-`, {
+const bulkWorkerCode = await bundleCommonJs(join(src, 'engine', 'commit', 'bulk-load-worker.ts'), `${WORKER_PREFIX}bulk-load-`, {
   // The URL of this file, for the import.meta.url of each source bundled into it (distUrlOfSource).
   banner: { js: 'const __yarrowWorkerUrl = require("node:url").pathToFileURL(__filename).href;' },
-  plugins: [distUrlOfSource('__yarrowWorkerUrl')],
+  plugins: [distUrlOfSource('__yarrowWorkerUrl'), lazyBuiltins],
+});
+
+/**
+ * The thread's entry, src/cli/bulk-worker-entry.ts with vendored.ts, as a small CommonJS file,
+ * dist/cli-worker-bulk-entry-<hash>.cjs, that knows the code's file name: a thread started from
+ * it skips node's ES module loader (issue 17: the threads' start is on the way to the first
+ * chunk). The modes learn its name as YARROW_BULK_WORKER_BUNDLE (src/cli/modes/index-file-mode.ts).
+ */
+const bulkWorker = await bundleCommonJs(join(src, 'cli', 'bulk-worker-entry.ts'), `${WORKER_PREFIX}bulk-entry-`, {
+  define: { YARROW_BULK_WORKER_CODE: JSON.stringify(bulkWorkerCode.file) },
+  banner: { js: 'const __yarrowWorkerEntryUrl = require("node:url").pathToFileURL(__filename).href;' },
+  plugins: [distUrlOfSource('__yarrowWorkerEntryUrl')],
 });
 
 /**
@@ -356,13 +368,15 @@ const result = await esbuild.build({
   logLevel: 'warning',
   // A name src reads from a vendored namespace import that the vendored file lacks must fail the build.
   logOverride: { 'import-is-undefined': 'error' },
+  // The bulk-load threads of `index file` start from the entry (src/cli/bulk-prestart.ts).
+  define: { YARROW_BULK_WORKER_BUNDLE: JSON.stringify(bulkWorker.file) },
   plugins: [distUrlOfSource('import.meta.url'), modesImport, vendoredImports(vendored), lazyBuiltins],
 });
 
 /** Which sources each output holds, by output file name: the start-up test's map from chunks to modules. */
 const meta: Record<string, string[]> = {};
 for (const [file, output] of Object.entries(result.metafile.outputs)) meta[relative(out, join(root, file))] = Object.keys(output.inputs).sort();
-for (const { file, inputs } of [...vendored.values(), modes, bulkWorker]) meta[file] = inputs;
+for (const { file, inputs } of [...vendored.values(), modes, bulkWorkerCode, bulkWorker]) meta[file] = inputs;
 await writeFile(join(out, 'cli-meta.json'), `${JSON.stringify(meta, null, 1)}\n`);
 
 const sizes = Object.values(result.metafile.outputs).map((o) => o.bytes);

@@ -86,12 +86,15 @@ export class FileIndexer {
   /** Indexes `objects` in order; stops at the first failing file, after rolling it back. */
   async indexAll(objects: readonly SourceObject[]): Promise<FileResult[]> {
     const results: FileResult[] = [];
-    for (const object of objects) results.push(await this.indexOne(object));
+    for (const [i, object] of objects.entries()) results.push(await this.indexOne(object, i === objects.length - 1));
     return results;
   }
 
-  /** Indexes and commits one file, or rolls it back and rethrows. */
-  async indexOne(object: SourceObject): Promise<FileResult> {
+  /**
+   * Indexes and commits one file, or rolls it back and rethrows. `last`: no file follows, so a
+   * bulk load's threads stop once it is built (`BulkLoadOptions.last`).
+   */
+  async indexOne(object: SourceObject, last = false): Promise<FileResult> {
     const { target } = this.options;
     try {
       this.checkSignal();
@@ -99,6 +102,7 @@ export class FileIndexer {
         ? (target.bulkLoad?.(this.options.bulkThreads!, {
             source: object.name,
             idPrefix: this.idPrefix(object.name),
+            last,
             onProgress: (docs, bytes) => { this.options.progress.addDocs(docs, bytes); },
           }) ?? null)
         : null;

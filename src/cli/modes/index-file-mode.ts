@@ -3,36 +3,15 @@
  * one commit per file, logs that indexing is done with the final seq, and exits 0. This is where
  * config, storage, sources and the engine are wired together.
  */
-import { Worker } from 'node:worker_threads';
 import { loadConfig } from '../../config/index.js';
 import { prestartBulkThreads, stopPrestartedBulkThreads } from '../../engine/index.js';
-import type { BulkWorkerStarter } from '../../engine/index.js';
 import { FileIndexer, HttpFileSource, LocalFileSource, parseSourceUrl, ProgressReporter, SourceError, SourceUrlError } from '../../ingest/index.js';
 import type { FileSource, SourceUrl } from '../../ingest/index.js';
+import { BULK_THREADS, bundledBulkWorker } from '../bulk-prestart.js';
 import { TerminalProgressBar } from '../progress-bar.js';
 import { InterruptedError, UsageError } from '../usage-error.js';
 import type { CommonOptions, ModeContext } from './mode-context.js';
 import { mappingOf, openPullIndex } from './pull-index.js';
-
-/** Threads that parse and invert files: the machine's cores, this thread reads and commits between them. */
-const BULK_THREADS = 2;
-
-/**
- * The file name of the bundled bulk-load thread, which scripts/build-cli.ts defines when it bundles
- * the modes; undeclared (typeof: 'undefined') in tsc's output.
- */
-declare const YARROW_BULK_WORKER_BUNDLE: string | undefined;
-
-/**
- * Starts the bundled bulk-load thread (src/cli/bulk-worker-entry.ts loads it with V8's code
- * cache), or undefined outside the bundled CLI: then the threads start from tsc's output.
- */
-function bundledBulkWorker(): BulkWorkerStarter | undefined {
-  if (typeof YARROW_BULK_WORKER_BUNDLE !== 'string') return undefined;
-  const bundle = YARROW_BULK_WORKER_BUNDLE;
-  const entry = new URL('../bulk-worker-entry.js', import.meta.url);
-  return () => new Worker(entry, { workerData: null, argv: [bundle] });
-}
 
 /** Options of `index file` (SPEC §1.1). */
 export interface IndexFileOptions extends CommonOptions {

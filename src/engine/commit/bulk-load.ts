@@ -19,14 +19,17 @@ import { YarrowError } from '../errors.js';
 import type { Mapping } from '../schema/mapping.js';
 import { mappingToJson } from '../schema/mapping.js';
 import type { SegmentInfo } from '../segment/segment-info.js';
+import type { SegmentReader } from '../segment/segment-reader.js';
 import type { Worker } from 'node:worker_threads';
 import type { BuiltIds } from './bulk-ids.js';
 import type { BulkError, BulkInit, BulkReply, BulkRequest, BulkWorkerData } from './bulk-load-worker.js';
 import { startEngineWorker, wholeBuffer, WorkerChannel } from './engine-worker.js';
 
-/** A segment a bulk load built and wrote (its files are on disk, not yet fsync'd or committed). */
+/** A segment a bulk load built and wrote (its files are on disk, not yet committed). */
 export interface BuiltSegment extends BuiltIds {
   readonly info: SegmentInfo;
+  /** Its reader, opened from its files in memory once they are written (see {@link BulkLoadHost.openReader}). */
+  reader?: Promise<SegmentReader>;
 }
 
 /** What a bulk load needs of the writer. */
@@ -34,6 +37,19 @@ export interface BulkLoadHost {
   allocateSegmentName(): string;
   /** Writes a segment's files (a failure stops the writer). */
   writeFiles(files: ReadonlyMap<string, Uint8Array>): Promise<void>;
+  /**
+   * Opens the reader of a segment just written, from its files in memory; {@link register} takes
+   * it. Opened as each segment is written, not all at the end, it is off the load's tail.
+   */
+  openReader(info: SegmentInfo, files: ReadonlyMap<string, Uint8Array>): Promise<SegmentReader>;
+  /**
+   * Starts making written files durable ahead of the commit, which still syncs every file it
+   * publishes: by then the data of all but the last segments is on disk, and the commit's sync of
+   * them finds nothing to write. Failures are left to that sync.
+   */
+  syncAhead(names: readonly string[]): void;
+  /** Stops the threads once the last load is done with them (see {@link BulkLoadOptions.last}). */
+  releaseThreads(): void;
   /** Deletes a file no commit references, when nothing uses it. */
   deleteFile(name: string): void;
   /** Publishes the segments of a finished load (the next commit makes them durable). */
@@ -48,6 +64,12 @@ export interface BulkLoadOptions {
   readonly idPrefix: string;
   /** Told as chunks are indexed: documents and input bytes. */
   readonly onProgress?: (docs: number, bytes: number) => void;
+  /**
+   * No load follows this one: its threads stop as soon as its last segments are built, while the
+   * main thread registers and commits them, rather than when the writer closes (issue 17: ~25-40
+   * ms of `index file`'s tail). A later load would start threads of its own.
+   */
+  readonly last?: boolean;
 }
 
 /** Chunks waiting or being indexed per thread. */
@@ -215,6 +237,7 @@ export class BulkLoad {
     // (issue 17: one thread idled ~80 ms of each Debian load waiting for the other's chunks).
     for (const t of this.threads) if (t.unflushed > 0) this.flush(t);
     await this.settle();
+    if (this.options.last === true && this.failures.length === 0) this.host.releaseThreads();
     if (this.failures.length > 0) await this.throwFailure();
     this.done = true;
     await this.host.register(this.segments);
@@ -245,8 +268,13 @@ export class BulkLoad {
       if (reply.segment == null || this.failures.length > 0) return;
       const { flushed, lines, idText, idEnds, idHashes } = reply.segment;
       // Recorded before writing, so that an abort deletes whatever part of it was written.
-      this.segments.push({ info: flushed.info, deletedDocs: flushed.deletedDocs, lines, idText, idEnds, idHashes });
+      const built: BuiltSegment = { info: flushed.info, deletedDocs: flushed.deletedDocs, lines, idText, idEnds, idHashes };
+      this.segments.push(built);
       await this.host.writeFiles(flushed.files);
+      this.host.syncAhead([...flushed.files.keys()]);
+      built.reader = this.host.openReader(flushed.info, flushed.files);
+      // Taken by register; a failure there (or none, after an abort) must not count as unhandled.
+      built.reader.catch(() => undefined);
     })().catch((e: unknown) => { this.failures.push({ seq: -1, error: e as Error }); }).finally(() => {
       if (thread.flushing === task) thread.flushing = null;
       this.flushes.delete(task);

@@ -57,6 +57,10 @@ export class IndexWriter {
   private readonly thread: InversionThread | null;
   /** Where bulk loads parse and invert, started by the first one. */
   private bulkThreads: BulkLoadThreads | null = null;
+  /** Bulk-load threads a last load released, until they have stopped (`BulkLoadOptions.last`). */
+  private readonly stoppingThreads: Promise<void>[] = [];
+  /** Syncs of bulk-loaded files started ahead of their commit, which waits for them before its own (`BulkLoadHost.syncAhead`). */
+  private readonly syncsAhead = new Set<Promise<void>>();
   /** Ids upserted or deleted since the last refresh: older copies in segments must be deleted. */
   private pendingIds = new Set<string>();
   private committed: Manifest;
@@ -309,6 +313,17 @@ export class IndexWriter {
           throw this.fail(e, 'writing a segment');
         }
       },
+      openReader: (info, files) => SegmentReader.open(this.dir, info, files, this.options.segmentLoad),
+      syncAhead: (names) => {
+        const task = this.dir.sync(names).catch(() => undefined);
+        this.syncsAhead.add(task);
+        void task.finally(() => this.syncsAhead.delete(task));
+      },
+      releaseThreads: () => {
+        const threads = this.bulkThreads;
+        this.bulkThreads = null;
+        if (threads !== null) this.stoppingThreads.push(threads.terminate());
+      },
       deleteFile: (name) => { this.deleteLater(name); },
       register: (segments) => this.registerBuilt(segments),
     }, options);
@@ -328,8 +343,8 @@ export class IndexWriter {
       if (this.registry.all.some((s) => s.liveDocs.liveCount > 0)) await this.registry.deleteIds(liveBuiltIds(built, live), new TimeSlicer());
       const added: LiveSegment[] = [];
       try {
-        for (const [i, { info }] of built.entries()) {
-          const reader = await SegmentReader.open(this.dir, info, undefined, this.options.segmentLoad);
+        for (const [i, { info, reader: opened }] of built.entries()) {
+          const reader = await (opened ?? SegmentReader.open(this.dir, info, undefined, this.options.segmentLoad));
           added.push({ info, reader, liveDocs: live[i], liveDirty: live[i].deletedCount > 0, durable: false, delGen: 0, merging: false });
         }
       } catch (e) {
@@ -446,12 +461,14 @@ export class IndexWriter {
       if (this.failure === null) await this.mutex.run(() => this.commitLocked());
     } finally {
       this.closed = true;
+      // The bulk-load threads do no I/O: they stop while the log closes and the lock is released.
+      const stopping = Promise.allSettled([...this.stoppingThreads, this.bulkThreads?.terminate()]);
       await this.thread?.terminate();
-      await this.bulkThreads?.terminate();
       await this.wal.close().catch((e: unknown) => { this.log.warn(`closing the write-ahead log failed: ${(e as Error).message}`); });
       this.registry.release();
-      await Promise.allSettled([...this.deletions]);
+      await Promise.allSettled([...this.deletions, ...this.syncsAhead]);
       await this.lock.release();
+      await stopping;
     }
   }
 
@@ -488,6 +505,8 @@ export class IndexWriter {
 
   private async commitLocked(): Promise<CommitResult> {
     await this.refreshLocked();
+    // Never two syncs of one file at once (a store may upload it on sync: S3).
+    if (this.syncsAhead.size > 0) await Promise.all([...this.syncsAhead]);
     if (!this.dirty && this.committed.seq > 0) {
       return { seq: this.committed.seq, files: manifestFiles(this.committed) };
     }
@@ -524,7 +543,7 @@ export class IndexWriter {
     await this.merges.idle();
     this.closed = true;
     this.abandoned = true;
-    await this.bulkThreads?.terminate();
+    await Promise.allSettled([...this.stoppingThreads, this.bulkThreads?.terminate()]);
     await this.wal.close().catch(() => undefined);
     return this.lock;
   }

@@ -147,25 +147,33 @@ export function walUpsertJson(doc: ValidDocument, id: string, storedJson: string
   return `{"i":${JSON.stringify(id)},"v":{${values}},"s":${storedJson}}`;
 }
 
-/** Appends, syncs (grouped) and rotates the log. */
+/**
+ * Appends, syncs (grouped) and rotates the log. A generation's file is created by its first
+ * append, not when the log is opened or rotated: a bulk load (`bulk-load.ts`) logs nothing, and
+ * creating, syncing and deleting an empty file per commit cost `index file` several file system
+ * round trips at its start and its end (issue 17). A generation without a file holds nothing, and
+ * replay reads the files there are (`wal-replay.ts`); the manifest still names the generation
+ * the next batch goes to, so generations stay consecutive.
+ */
 export class WriteAheadLog {
   /** Logical offset (over all generations) up to which the log is durable. */
   private syncedTo = 0;
   /** Logical offset at which the current generation's file starts. */
   private base = 0;
   private syncing: Promise<void> | null = null;
+  /** The current generation's file, null until its first append. */
+  private appender: Appender | null = null;
+  /** Its creation, while under way. */
+  private opening: Promise<Appender> | null = null;
 
   private constructor(
     private readonly dir: Directory,
-    private appender: Appender,
     private gen: number,
-  ) {
-    this.base = -appender.size;
-  }
+  ) {}
 
-  /** Opens generation `generation` for appending, writing its header when the file is new. */
-  static async open(dir: Directory, generation: number): Promise<WriteAheadLog> {
-    return new WriteAheadLog(dir, await openWithHeader(dir, generation), generation);
+  /** Opens generation `generation` for appending; its file is created (with its header) by the first append. */
+  static open(dir: Directory, generation: number): Promise<WriteAheadLog> {
+    return Promise.resolve(new WriteAheadLog(dir, generation));
   }
 
   /** The generation being appended to. */
@@ -175,7 +183,12 @@ export class WriteAheadLog {
 
   /** Bytes of records in the current generation (the header not counted). */
   get size(): number {
-    return Math.max(0, this.appender.size - WAL_HEADER_LENGTH);
+    return this.appender === null ? 0 : Math.max(0, this.appender.size - WAL_HEADER_LENGTH);
+  }
+
+  /** Logical offset of the end of what was appended. */
+  private get end(): number {
+    return this.base + (this.appender?.size ?? 0);
   }
 
   /**
@@ -193,8 +206,9 @@ export class WriteAheadLog {
 
   /** Appends a record made by {@link encodeWalRecord}; returns the offset to pass to {@link syncTo}. */
   async appendRecord(record: Uint8Array): Promise<number> {
-    await this.appender.append(record);
-    return this.base + this.appender.size;
+    const appender = await this.file();
+    await appender.append(record);
+    return this.end;
   }
 
   /** Resolves once every byte up to `offset` is durable; concurrent callers share one fsync. */
@@ -204,8 +218,13 @@ export class WriteAheadLog {
         await this.syncing;
         continue;
       }
-      const target = this.base + this.appender.size;
       const appender = this.appender;
+      const target = this.end;
+      if (appender === null) {
+        // Nothing appended to this generation: everything before it was synced by the rotation.
+        this.syncedTo = Math.max(this.syncedTo, target);
+        return;
+      }
       this.syncing = appender.sync().then(
         () => {
           if (target > this.syncedTo) this.syncedTo = target;
@@ -220,20 +239,33 @@ export class WriteAheadLog {
     }
   }
 
-  /** Makes the current generation durable, then continues in `generation`. */
+  /** Makes the current generation durable, then continues in `generation` (whose file its first append creates). */
   async rotate(generation: number): Promise<void> {
-    const end = this.base + this.appender.size;
+    if (this.opening !== null) await this.opening;
+    const end = this.end;
     await this.syncTo(end);
-    const next = await openWithHeader(this.dir, generation);
-    await this.appender.close();
-    this.appender = next;
+    await this.appender?.close();
+    this.appender = null;
     this.gen = generation;
-    this.base = end - next.size;
+    this.base = end;
   }
 
   async close(): Promise<void> {
-    await this.syncTo(this.base + this.appender.size);
-    await this.appender.close();
+    if (this.opening !== null) await this.opening;
+    await this.syncTo(this.end);
+    await this.appender?.close();
+  }
+
+  /** The current generation's file, created with its header on first use. */
+  private async file(): Promise<Appender> {
+    if (this.appender !== null) return this.appender;
+    this.opening ??= openWithHeader(this.dir, this.gen).then((appender) => {
+      // The header is not part of the logical log: offsets continue from the previous generation's end.
+      this.base -= appender.size;
+      this.appender = appender;
+      return appender;
+    }).finally(() => { this.opening = null; });
+    return this.opening;
   }
 }
 

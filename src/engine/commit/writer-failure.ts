@@ -22,10 +22,11 @@ const CAUSES: Readonly<Record<string, string>> = {
 
 /** The cause of `error` in an operator's words, without paths (see the module comment). */
 export function describeCause(error: unknown): string {
-  const code = typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
-  if (code !== undefined) return CAUSES[code] ?? `I/O error (${code})`;
-  // A reopen whose own commit failed: its reason is already in these words.
+  // A reopen whose own commit failed: its reason is already in these words (checked first: a
+  // YarrowError's code is a string too, but not a system error's).
   if (error instanceof YarrowError && error.code === ErrorCode.indexUnavailable && typeof error.details.cause === 'string') return error.details.cause;
+  const code = typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+  if (code !== undefined && !(error instanceof YarrowError)) return CAUSES[code] ?? `I/O error (${code})`;
   if (error instanceof YarrowError) return `${error.code}: ${error.message}`;
   return 'unexpected error (the server log has the details)';
 }

@@ -1,0 +1,79 @@
+/**
+ * The bulk-load threads of `yarrow index file`, started as early as the process can (issue 17).
+ * A thread's start (an isolate, node's bootstrap, the bundled code) takes longer than this thread
+ * takes to load the modes, read the config and open the index, so the first chunk waited for the
+ * threads: src/cli.ts starts them from its first lines when argv names `index file`, and the mode
+ * takes them over through {@link bundledBulkWorker}.
+ *
+ * The bundled CLI holds this module twice (the ES entry and the CommonJS modes file, see
+ * scripts/build-cli.ts), so the threads started early are handed over through a global, not a
+ * module variable. Outside the bundled CLI (tsc's output, tests) nothing starts early and the
+ * threads start from tsc's output as the engine starts them.
+ */
+import { Worker } from 'node:worker_threads';
+import type { BulkWorkerStarter } from '../engine/index.js';
+
+/** Threads that parse and invert files: the machine's cores, the main thread reads and commits between them. */
+export const BULK_THREADS = 2;
+
+/**
+ * The file name of the bundled bulk-load thread's entry (dist/cli-worker-bulk-entry-<hash>.cjs),
+ * which scripts/build-cli.ts defines in both bundles; undeclared (typeof: 'undefined') in tsc's output.
+ */
+declare const YARROW_BULK_WORKER_BUNDLE: string | undefined;
+
+/** A thread started before the mode took it. */
+interface EarlyThread {
+  readonly worker: Worker;
+  /** Set when it died before the mode took it. */
+  failed: boolean;
+}
+
+/** Where the threads started early wait for the mode (shared by both copies of this module). */
+const EARLY = Symbol.for('yarrow.earlyBulkThreads');
+
+function earlyThreads(): EarlyThread[] {
+  const shared = globalThis as unknown as Record<symbol, EarlyThread[] | undefined>;
+  return (shared[EARLY] ??= []);
+}
+
+/** Starts one bundled thread, or returns undefined outside the bundled CLI. */
+function startBundled(): Worker | undefined {
+  if (typeof YARROW_BULK_WORKER_BUNDLE !== 'string') return undefined;
+  // import.meta.url is that of dist/cli/bulk-prestart.js in either bundle (scripts/build-cli.ts).
+  return new Worker(new URL(`../${YARROW_BULK_WORKER_BUNDLE}`, import.meta.url), { workerData: null });
+}
+
+/**
+ * Starts the {@link BULK_THREADS} threads of `index file` now, for {@link bundledBulkWorker} to hand
+ * over. They wait unreferenced (a run that ends before the mode takes them, `--help` or a usage
+ * error, still exits), and one that dies meanwhile is only dropped.
+ */
+export function startBulkThreadsEarly(): void {
+  const early = earlyThreads();
+  while (early.length < BULK_THREADS) {
+    const worker = startBundled();
+    if (worker === undefined) return;
+    const thread: EarlyThread = { worker, failed: false };
+    worker.unref();
+    worker.on('error', () => { thread.failed = true; });
+    worker.on('exit', () => { thread.failed = true; });
+    early.push(thread);
+  }
+}
+
+/**
+ * Starts a bundled bulk-load thread, the ones {@link startBulkThreadsEarly} started first, or
+ * undefined outside the bundled CLI: then the engine starts the threads from tsc's output.
+ */
+export function bundledBulkWorker(): BulkWorkerStarter | undefined {
+  if (typeof YARROW_BULK_WORKER_BUNDLE !== 'string') return undefined;
+  return () => {
+    const early = earlyThreads();
+    for (let t = early.shift(); t !== undefined; t = early.shift()) {
+      if (!t.failed) return t.worker;
+      void t.worker.terminate();
+    }
+    return startBundled()!;
+  };
+}
