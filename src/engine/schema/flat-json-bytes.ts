@@ -4,7 +4,8 @@
  * each mapped key lies; no string is made for the line, none for a text value that only an
  * inverter reads (it inverts the value's bytes, `FieldInverter.invertAscii`, and asks for the
  * string only if it cannot), no object for the document, and the stored JSON is put together as
- * UTF-8 from the line's own bytes, for `StoredFieldsWriter.addRawBytes`.
+ * UTF-8 from the line's own bytes, straight into the stored fields writer's open block when the
+ * reader is given one (else into a buffer of its own, for `StoredFieldsWriter.addRawBytes`).
  *
  * It is exact, not approximate: whatever it returns equals what decoding the line, `JSON.parse`,
  * `validateDocument` and `JSON.stringify(doc.stored)` give (the property tests pin it), and
@@ -18,6 +19,7 @@
  * `checkValue`) on the same JS values in the same order, after the whole line has been read, so a
  * line that is both invalid JSON and badly typed still reports its JSON first.
  */
+import type { StoredFieldsWriter } from '../codec/stored-fields/stored-fields-writer.js';
 import { checkValue, readId } from './field-values.js';
 import type { FieldValue } from './field-values.js';
 import type { FlatPlan } from './flat-json-line.js';
@@ -71,13 +73,16 @@ export class FlatLineBytes {
    */
   private readonly deferred: readonly (FieldValue[] | null)[];
   /**
-   * The stored JSON of the line read last, in a plain Uint8Array: a view of it is a Uint8Array,
+   * Where the stored JSON of the line read last is, `stored[storedStart, storedEnd)`: the open
+   * block of {@link sink} when the reader has one (the JSON is then written once, where it is
+   * compressed from), else a plain Uint8Array of the reader's own: a view of it is a Uint8Array,
    * which V8 makes natively, where a Buffer's is a FastBuffer made by a JS constructor (issue 17:
    * FastBuffer was 1.6% of a bulk-load thread). {@link storedBuffer} is the same memory as a
    * Buffer, for its UTF-8 `write`.
    */
-  private stored = new Uint8Array(4096);
-  private storedBuffer = Buffer.from(this.stored.buffer);
+  private stored: Uint8Array = new Uint8Array(4096);
+  private storedBuffer: Buffer = Buffer.from(this.stored.buffer);
+  private storedStart = 0;
   private storedEnd = 0;
   private bytes: Buffer = this.storedBuffer;
   /**
@@ -91,11 +96,13 @@ export class FlatLineBytes {
 
   /**
    * `deferrable(name)` says whether only the field's inverter reads its values (no doc values, no
-   * suggestions): its string values then wait for {@link resolve}.
+   * suggestions): its string values then wait for {@link resolve}. With a `sink`, each line's
+   * stored JSON is written in place in its open block, and {@link addStoredToSink} adds it.
    */
   constructor(
     private readonly plan: FlatPlan,
     deferrable: (name: string) => boolean,
+    private readonly sink: StoredFieldsWriter | null = null,
   ) {
     const encoder = new TextEncoder();
     this.names = plan.fields.map((f) => encoder.encode(f.name));
@@ -105,7 +112,15 @@ export class FlatLineBytes {
 
   /** The stored JSON of the line read last, as UTF-8 (a view of a buffer the next read overwrites). */
   storedBytes(): Uint8Array {
-    return this.stored.subarray(0, this.storedEnd);
+    return this.stored.subarray(this.storedStart, this.storedEnd);
+  }
+
+  /**
+   * Adds the stored JSON of the line read last (a line it did not return null for) to the sink
+   * given to the constructor, where it is already written; returns its docId there.
+   */
+  addStoredToSink(): number {
+    return this.sink!.addWritten(this.storedEnd - this.storedStart);
   }
 
   /**
@@ -139,7 +154,13 @@ export class FlatLineBytes {
     const values = this.values;
     // The checks in the general path's order: `_id`, then the fields.
     let id: string;
-    this.storedEnd = 0;
+    const sink = this.sink;
+    if (sink !== null) {
+      this.stored = sink.rawBlock;
+      this.storedBuffer = sink.rawBlockBuffer;
+      this.storedStart = sink.rawStart;
+    }
+    this.storedEnd = this.storedStart;
     this.writeAscii('{"_id":');
     const idKind = kinds[n];
     if (idKind === Kind.absent) {
@@ -307,6 +328,13 @@ export class FlatLineBytes {
 
   private reserve(n: number): void {
     if (this.storedEnd + n <= this.stored.length) return;
+    const sink = this.sink;
+    if (sink !== null) {
+      sink.reserveRaw(this.storedEnd - this.storedStart, n);
+      this.stored = sink.rawBlock;
+      this.storedBuffer = sink.rawBlockBuffer;
+      return;
+    }
     const next = new Uint8Array(Math.max(2 * this.stored.length, this.storedEnd + n));
     next.set(this.stored.subarray(0, this.storedEnd));
     this.stored = next;
