@@ -89,6 +89,8 @@ export class FlatLineBytes {
    */
   private stored: Uint8Array = new Uint8Array(4096);
   private storedBuffer: Buffer = Buffer.from(this.stored.buffer);
+  /** {@link stored} as a DataView, for copying from the line four bytes at a time. */
+  private storedView = new DataView(this.stored.buffer);
   private storedStart = 0;
   private storedEnd = 0;
   private bytes: Buffer = this.storedBuffer;
@@ -155,7 +157,6 @@ export class FlatLineBytes {
       this.bytes = bytes;
       this.plain = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     }
-    const plain = this.plain;
     const { fields, kinds, starts, ends } = this.plan;
     const n = fields.length;
     const values = this.values;
@@ -163,8 +164,8 @@ export class FlatLineBytes {
     let id: string;
     const sink = this.sink;
     if (sink !== null) {
-      this.stored = sink.rawBlock;
-      this.storedBuffer = sink.rawBlockBuffer;
+      const block = sink.rawBlock;
+      if (block !== this.stored) this.storeIn(block, sink.rawBlockBuffer);
       this.storedStart = sink.rawStart;
     }
     this.storedEnd = this.storedStart;
@@ -177,7 +178,7 @@ export class FlatLineBytes {
       // `readId` of a string only refuses an empty one: a non-empty one needs neither the call
       // nor the location object made for it (one per line).
       id = ends[n] - starts[n] > 2 ? latin1(bytes, starts[n] + 1, ends[n] - 1) : readId('', { source, line })!;
-      this.copy(plain, starts[n], ends[n]);
+      this.copyLine(starts[n], ends[n]);
     } else {
       const raw = valueOf(idKind, bytes, starts[n], ends[n]);
       // `_id: null` is left to the general path (it then derives an id).
@@ -194,14 +195,14 @@ export class FlatLineBytes {
       if ((kind === Kind.plainString || kind === Kind.shortEscapedString) && f.baseType === 'text') {
         // A string is a valid value of any text field: `checkValue` would return it as is.
         values.set(f.name, this.deferred[s] ?? [stringOf(kind, bytes, starts[s], ends[s])]);
-        if (f.store) this.storeRaw(s, plain);
+        if (f.store) this.storeRaw(s);
         continue;
       }
       const v = kind === Kind.absent ? undefined : valueOf(kind, bytes, starts[s], ends[s]);
       values.set(f.name, checkValue(v, false, f, { source, line }));
       if (!f.store || v === undefined || v === null) continue;
       if (kind === Kind.literal || kind === Kind.plainString || kind === Kind.shortEscapedString || (kind === Kind.number && isCanonicalInteger(bytes, starts[s], ends[s]))) {
-        this.storeRaw(s, plain);
+        this.storeRaw(s);
       } else {
         this.copy(this.storedKeys[s], 0, this.storedKeys[s].length);
         this.writeString(JSON.stringify(v));
@@ -235,6 +236,7 @@ export class FlatLineBytes {
         let k = keyStart;
         // An escaped key may spell a mapped name; a control character is invalid JSON; a
         // non-ASCII key is left to the general path.
+        k = plainWordsEnd(k, end);
         while (k < end && stringClass[bytes[k]] === PLAIN) k++;
         if (k >= end || bytes[k] !== 0x22) return false;
         const slot = this.slotOf(bytes, keyStart, k);
@@ -299,10 +301,40 @@ export class FlatLineBytes {
   }
 
   /** Appends the key of field `slot` and its value's bytes as the line has them. */
-  private storeRaw(slot: number, bytes: Uint8Array): void {
+  private storeRaw(slot: number): void {
     const key = this.storedKeys[slot];
     this.copy(key, 0, key.length);
-    this.copy(bytes, this.plan.starts[slot], this.plan.ends[slot]);
+    this.copyLine(this.plan.starts[slot], this.plan.ends[slot]);
+  }
+
+  /**
+   * Appends `[start, end)` of the line's bytes (those {@link scan} read last, in {@link wordsView})
+   * to the stored JSON: short runs four bytes at a time (a byte loop was most of `read`'s time),
+   * long ones natively.
+   */
+  private copyLine(start: number, end: number): void {
+    const n = end - start;
+    if (n >= COPY_BY_HAND) {
+      this.copy(this.plain, start, end);
+      return;
+    }
+    this.reserve(n);
+    const to = this.storedView;
+    const from = wordsView;
+    let p = this.storedEnd;
+    let i = start;
+    for (; i + 4 <= end; i += 4, p += 4) to.setInt32(p, from.getInt32(i, true), true);
+    const stored = this.stored;
+    const plain = this.plain;
+    for (; i < end; i++) stored[p++] = plain[i];
+    this.storedEnd = p;
+  }
+
+  /** Makes `stored` (and `buffer`, the same memory) where the stored JSON is written. */
+  private storeIn(stored: Uint8Array, buffer: Buffer): void {
+    this.stored = stored;
+    this.storedBuffer = buffer;
+    this.storedView = new DataView(stored.buffer, stored.byteOffset, stored.byteLength);
   }
 
   /** Appends `from[start, end)` (a plain Uint8Array, not a Buffer) to the stored JSON. */
@@ -342,14 +374,12 @@ export class FlatLineBytes {
     const sink = this.sink;
     if (sink !== null) {
       sink.reserveRaw(this.storedEnd - this.storedStart, n);
-      this.stored = sink.rawBlock;
-      this.storedBuffer = sink.rawBlockBuffer;
+      this.storeIn(sink.rawBlock, sink.rawBlockBuffer);
       return;
     }
     const next = new Uint8Array(Math.max(2 * this.stored.length, this.storedEnd + n));
     next.set(this.stored.subarray(0, this.storedEnd));
-    this.stored = next;
-    this.storedBuffer = Buffer.from(next.buffer);
+    this.storeIn(next, Buffer.from(next.buffer));
   }
 }
 
@@ -404,25 +434,34 @@ function skipSpace(bytes: Uint8Array, i: number, end: number): number {
 }
 
 /**
+ * The first position from `j` on (before `end`) of a 4-byte word of {@link wordsView} that may
+ * hold a byte a JSON string cannot simply go on with: a quote, a backslash, a control character
+ * or one above 0x7f (SWAR: a lane of `w - 0x20202020` has its top bit set if its byte is below
+ * 0x20 or a borrow came from such a byte, of `q - 0x01010101` if it is a quote, of `b - ...` if a
+ * backslash, of `w` if above 0x7f). A false alarm only hands the word to the caller's byte loop,
+ * which takes one byte and comes back; so does the tail of fewer than four bytes.
+ */
+function plainWordsEnd(j: number, end: number): number {
+  const words = wordsView;
+  while (j + 4 <= end) {
+    const w = words.getInt32(j, true);
+    const q = w ^ 0x22222222;
+    const b = w ^ 0x5c5c5c5c;
+    if (((w - 0x20202020) | (q - 0x01010101) | (b - 0x01010101) | w) & 0x80808080) break;
+    j += 4;
+  }
+  return j;
+}
+
+/**
  * Scans the string opening at `bytes[i]`; returns the index after its closing quote (its
  * {@link Kind} in {@link scannedKind}; {@link scannedHigh} set if it holds a byte above 0x7f),
  * or -1 when it is not a valid JSON string.
  */
 function scanString(bytes: Uint8Array, i: number, end: number): number {
   let kind: number = Kind.plainString;
-  const words = wordsView;
   for (let j = i + 1; j < end; j++) {
-    // Four bytes at a time while none is special (SWAR): a lane of `w - 0x20202020` has its top
-    // bit set if the byte is below 0x20 (or borrowed from such a byte), one of `q - 0x01010101`
-    // if the byte is a quote, of `b - ...` if a backslash, one of `w` if above 0x7f. A false alarm
-    // only hands the word to the byte loop below, which takes one byte and comes back.
-    while (j + 4 <= end) {
-      const w = words.getInt32(j, true);
-      const q = w ^ 0x22222222;
-      const b = w ^ 0x5c5c5c5c;
-      if (((w - 0x20202020) | (q - 0x01010101) | (b - 0x01010101) | w) & 0x80808080) break;
-      j += 4;
-    }
+    j = plainWordsEnd(j, end);
     if (j >= end) break;
     const type = stringClass[bytes[j]];
     if (type === PLAIN) continue;
