@@ -64,7 +64,8 @@ export class BulkBuffer {
       const f = mapping.field(name);
       return inverted && f !== undefined && !f.filter && !f.facet && !f.sort && f.suggest === null;
     };
-    this.flat = plan === null ? null : new FlatLineBytes(plan, onlyInverted);
+    // The reader writes each line's stored JSON straight into the stored fields' open block.
+    this.flat = plan === null ? null : new FlatLineBytes(plan, onlyInverted, this.buffer.storedFields);
     this.flatDoc = this.flat === null ? null : { values: this.flat.values, vectors: noVectors };
     this.asciiLine = this.flat === null || !inverted ? null : new AsciiLine(plan, this.flat);
   }
@@ -95,7 +96,8 @@ export class BulkBuffer {
       const flatId = flat === null ? null : flat.read(input, at, lineEnd, source, line, deriveId);
       if (flatId !== null) {
         asciiLine?.at(input);
-        buffer.add(flatDoc!, flatId, flat!.storedBytes(), asciiLine ?? undefined);
+        flat!.addStoredToSink();
+        buffer.add(flatDoc!, flatId, null, asciiLine ?? undefined);
         this.noteDoc(line, flatId);
         docs++;
         lastLine = line;

@@ -97,6 +97,11 @@ export class SegmentBuffer {
     }
   }
 
+  /** The stored fields, for a caller that writes a document's JSON in place (see {@link add}). */
+  get storedFields(): StoredFieldsWriter {
+    return this.stored;
+  }
+
   /** Docs buffered, replaced ones included. */
   get maxDoc(): number {
     return this.ids.length;
@@ -124,10 +129,11 @@ export class SegmentBuffer {
   }
 
   /**
-   * Adds a document whose id is known (`storedJson`: its stored fields as JSON, or its UTF-8); a buffered doc with the same id is replaced.
+   * Adds a document whose id is known (`storedJson`: its stored fields as JSON, or its UTF-8, or
+   * null when the caller has added them to {@link storedFields} itself); a buffered doc with the same id is replaced.
    * `bytes`, when given, may invert a field from its value's bytes instead (see {@link ByteValues}).
    */
-  add(doc: Pick<ValidDocument, 'values' | 'vectors'>, id: string, storedJson: string | Uint8Array, bytes?: ByteValues): void {
+  add(doc: Pick<ValidDocument, 'values' | 'vectors'>, id: string, storedJson: string | Uint8Array | null, bytes?: ByteValues): void {
     const docId = this.ids.length;
     const idToDoc = this.idToDoc;
     if (idToDoc !== null) {
@@ -155,7 +161,7 @@ export class SegmentBuffer {
     }
     if (doc.vectors.size > 0) for (const [field, vector] of doc.vectors) this.vectorWriter(field, vector.length).add(docId, vector);
     if (typeof storedJson === 'string') this.stored.addRaw(storedJson);
-    else this.stored.addRawBytes(storedJson);
+    else if (storedJson !== null) this.stored.addRawBytes(storedJson);
   }
 
   /** The vector writer of a semantic field (the writer checked the dimension before the log). */

@@ -176,6 +176,24 @@ describe('FlatLineBytes', () => {
     }
   });
 
+  it('finds every special byte of a string at every offset of the words it reads strings by', () => {
+    // The string scan skips four plain bytes at a time: put each kind of byte it must stop at
+    // (as JSON source: escapes, raw control characters, non-ASCII, a raw quote that ends the
+    // string early) at each offset of strings of every length up to three words, in a mapped
+    // value, an unmapped one, one inside an array and a key, and compare with the general path.
+    const reader = new FlatLineBytes(flatPlanOf(mapping)!, () => true);
+    const specials = ['\\"', '\\\\', '\\n', '\\/', '\\u0041', '\\u00e9', '\\x', '\u0001', '\u001f', '\t', 'é', '😀', '\u007f', '"', ' ', '!', '#', '[', '\\'];
+    for (const special of specials) {
+      for (let length = 0; length <= 12; length++) {
+        for (let at = 0; at <= length; at++) {
+          const body = `${'abcdefghijklm'.slice(0, at)}${special}${'nopqrstuvwxyz'.slice(0, length - at)}`;
+          for (const l of [`{"_id":"a","title":"${body}","must":"m"}`, `{"_id":"a","other":"${body}","must":"m"}`, `{"_id":"a","must":"m","other":["${body}",1]}`,
+            `{"_id":"a","${body}":1,"must":"m"}`]) agrees(reader, mapping, l);
+        }
+      }
+    }
+  });
+
   it('takes the common lines and leaves the unusual ones', () => {
     const reader = new FlatLineBytes(flatPlanOf(mapping)!, () => true);
     const taken = (l: string): boolean => agrees(reader, mapping, l);

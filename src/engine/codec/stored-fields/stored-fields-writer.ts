@@ -113,6 +113,41 @@ export class StoredFieldsWriter {
     return this.close(n);
   }
 
+  /**
+   * Where the next document's UTF-8 JSON goes when a caller writes it in place rather than hands
+   * it over (the bulk line reader assembles it from pieces of the input line): its bytes go to
+   * {@link rawBlock} (or {@link rawBlockBuffer}, the same memory) from this offset, after
+   * {@link reserveRaw} has made room, and {@link addWritten} then adds the document. Writing there
+   * and not adding the document is harmless: the next document overwrites it. Saves a copy through
+   * a staging buffer and two array views per document.
+   */
+  get rawStart(): number {
+    return this.blockEnd;
+  }
+
+  /** The open block, which {@link reserveRaw} may replace. */
+  get rawBlock(): Uint8Array {
+    return this.block;
+  }
+
+  /** {@link rawBlock} as a Buffer, for its native UTF-8 encoder. */
+  get rawBlockBuffer(): Buffer {
+    return this.blockBuffer;
+  }
+
+  /**
+   * Makes room for `more` bytes after the `written` bytes of the document being written in place
+   * (from {@link rawStart}), which are kept.
+   */
+  reserveRaw(written: number, more: number): void {
+    this.reserve(written + more, written);
+  }
+
+  /** Adds the document of `n` bytes written in place at {@link rawStart}; returns its docId. */
+  addWritten(n: number): number {
+    return this.close(n);
+  }
+
   /** Closes the last block and returns the whole file, header to footer. */
   finish(): Uint8Array {
     this.flushBlock();
@@ -135,11 +170,11 @@ export class StoredFieldsWriter {
     return out.view();
   }
 
-  /** Makes room in the open block for `n` more bytes. */
-  private reserve(n: number): void {
+  /** Makes room in the open block for `n` more bytes, keeping the first `keep` of them (written in place). */
+  private reserve(n: number, keep = 0): void {
     if (this.blockEnd + n <= this.block.length) return;
     const next = new Uint8Array(Math.max(2 * this.block.length, this.blockEnd + n));
-    next.set(this.block.subarray(0, this.blockEnd));
+    next.set(this.block.subarray(0, this.blockEnd + keep));
     this.block = next;
     this.blockBuffer = Buffer.from(next.buffer, next.byteOffset, next.length);
   }
