@@ -12,6 +12,7 @@
  */
 import type { Analyzer } from '../analysis/analyzer.js';
 import { spanTerm } from '../analysis/analyzer.js';
+import { hashSpan } from '../analysis/span-hash.js';
 import { ABSENT, RawTokenTable } from './raw-token-table.js';
 
 /** Spans held before the vocabulary starts again: covers the whole of most corpora's words. */
@@ -29,7 +30,14 @@ export class SharedVocabulary {
   /** Term by ordinal. */
   terms: string[] = [];
   private table = new RawTokenTable(MAX_SPANS);
-  private ordinals = new Map<string, number>();
+  /**
+   * Term -> ordinal, over typed arrays as the span table is: a new span's term is looked up here
+   * (tens of thousands of times a load), and a `Map` of strings costs a few cache misses a lookup
+   * (bucket, entry, the key string) where this table's probe has a short key in its slot.
+   */
+  private ordinals = new RawTokenTable();
+  /** The empty term, which {@link ordinals} cannot key (an empty key marks a free slot): its ordinal, or -1. */
+  private emptyOrdinal = -1;
   /** Raw token -> ordinal, for the tokens {@link tokenOrdinal} keys by string. */
   private tokenOrdinals = new Map<string, number>();
 
@@ -97,20 +105,30 @@ export class SharedVocabulary {
   /** The ordinal of `term` (a new one if it has none), or {@link DROPPED} for null. */
   private termOrdinal(term: string | null): number {
     if (term === null) return DROPPED;
-    let ordinal = this.ordinals.get(term);
-    if (ordinal === undefined) {
-      ordinal = this.terms.length;
-      this.terms.push(term);
-      this.ordinals.set(term, ordinal);
+    if (term.length === 0) {
+      if (this.emptyOrdinal < 0) this.emptyOrdinal = this.newOrdinal(term);
+      return this.emptyOrdinal;
+    }
+    const hash = hashSpan(term, 0, term.length);
+    let ordinal = this.ordinals.find(term, 0, term.length, false, hash);
+    if (ordinal === ABSENT) {
+      ordinal = this.newOrdinal(term);
+      this.ordinals.add(term, 0, term.length, false, hash, ordinal);
     }
     return ordinal;
+  }
+
+  private newOrdinal(term: string): number {
+    this.terms.push(term);
+    return this.terms.length - 1;
   }
 
   /** Starts again empty under a new epoch. */
   private restart(): void {
     this.epoch++;
     this.terms = [];
-    this.ordinals = new Map();
+    this.ordinals = new RawTokenTable();
+    this.emptyOrdinal = -1;
     this.tokenOrdinals = new Map();
     this.table = new RawTokenTable(MAX_SPANS);
   }

@@ -95,6 +95,26 @@ describe('SharedVocabulary', () => {
     assert.deepEqual(seen, ['école', 'runs', 'écoles', 'run', 'the']);
   });
 
+  it('gives each term one ordinal whatever its form: long, wide, cased, empty, colliding in the hash', () => {
+    // Filters that map several tokens to one term of every kind the term table keys differently.
+    const vocabulary = new SharedVocabulary((token) => {
+      if (token.startsWith('long')) return 'internationalization';
+      if (token.startsWith('wide')) return 'straße';
+      if (token.startsWith('up')) return 'Case';
+      if (token.startsWith('empty')) return '';
+      return token;
+    });
+    const got = ordinals(vocabulary, 'long1 wide1 up1 empty1 long2 wide2 up2 empty2 case');
+    assert.deepEqual(got, [0, 1, 2, 3, 0, 1, 2, 3, 4]);
+    assert.deepEqual(vocabulary.terms, ['internationalization', 'straße', 'Case', '', 'case']);
+    // Many distinct terms (the table grows past its first size) keep their ordinals.
+    const words = Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}x`);
+    const first = ordinals(vocabulary, words.join(' '));
+    assert.deepEqual(ordinals(vocabulary, words.join(' ')), first);
+    assert.equal(new Set(first).size, words.length);
+    assert.deepEqual(first.map((o) => vocabulary.terms[o]), words);
+  });
+
   it('starts again under a new epoch when the tokens it keys by string pass the bound', () => {
     const vocabulary = new SharedVocabulary((token) => token);
     for (let i = 0; i < MAX_SPANS; i++) assert.equal(vocabulary.tokenOrdinal(`é${i.toString(36)}`), i);
