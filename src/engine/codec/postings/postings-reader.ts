@@ -549,6 +549,29 @@ export class PostingsIterator {
 }
 
 /**
+ * The offset after a bit-packed run of `count` values of `bits` bits from `offset`, checked to lie
+ * within `bytes` (a corrupt width or count is refused before any value is read).
+ */
+function packedRunEnd(bytes: Uint8Array, offset: number, count: number, bits: number): number {
+  const end = offset + ((count * bits + 7) >>> 3);
+  if (end > bytes.length || count > POSTINGS_BLOCK || bits > 31) {
+    throw new YarrowError(ErrorCode.corruptIndex, `bit-packed block of ${count} x ${bits} bits at offset ${offset} runs past the data`, { offset });
+  }
+  return end;
+}
+
+/**
+ * The little-endian 32-bit word at `p`, with the bytes at or past `end` read as zeros (a run's
+ * last word may be partial; past it, the word is 0).
+ */
+function wordAt(bytes: Uint8Array, p: number, end: number): number {
+  if (p + 4 <= end) return bytes[p] | (bytes[p + 1] << 8) | (bytes[p + 2] << 16) | (bytes[p + 3] << 24);
+  let w = 0;
+  for (let s = 0; p < end; p++, s += 8) w |= bytes[p] << s;
+  return w;
+}
+
+/**
  * Decodes a block's `count` doc deltas of `bits` bits each, packed from `offset` by packBlock
  * (bitpacking.ts: a stream of little-endian bytes, each value's low bit first), into the docs they
  * encode (each doc minus the previous minus one, the first after `base`); returns the offset past
@@ -557,17 +580,13 @@ export class PostingsIterator {
  * four bytes at a time; only a last refill that would reach past the data reads byte by byte.
  */
 function unpackDocs(bytes: Uint8Array, offset: number, count: number, bits: number, out: Int32Array, base: number): number {
-  const end = offset + ((count * bits + 7) >>> 3);
-  if (end > bytes.length || count > POSTINGS_BLOCK || bits > 31) {
-    throw new YarrowError(ErrorCode.corruptIndex, `bit-packed block of ${count} x ${bits} bits at offset ${offset} runs past the data`, { offset });
-  }
+  const end = packedRunEnd(bytes, offset, count, bits);
   let doc = base;
   if (bits === 0) {
     for (let i = 0; i < count; i++) out[i] = ++doc;
     return end;
   }
   const mask = 0xffff_ffff >>> (32 - bits);
-  const safe = end - 4;
   let p = offset;
   let acc = 0;
   let avail = 0;
@@ -578,14 +597,8 @@ function unpackDocs(bytes: Uint8Array, offset: number, count: number, bits: numb
       acc >>>= bits;
       avail -= bits;
     } else {
-      let w: number;
-      if (p <= safe) {
-        w = bytes[p] | (bytes[p + 1] << 8) | (bytes[p + 2] << 16) | (bytes[p + 3] << 24);
-        p += 4;
-      } else {
-        w = 0;
-        for (let s = 0; p < end; p++, s += 8) w |= bytes[p] << s;
-      }
+      const w = wordAt(bytes, p, end);
+      p += 4;
       // The value's low `avail` bits are the accumulator's, the rest the new word's low bits.
       v = (acc | (w << avail)) & mask;
       const used = bits - avail;
@@ -604,16 +617,12 @@ function unpackDocs(bytes: Uint8Array, offset: number, count: number, bits: numb
  * one typed array type at its stores).
  */
 function unpackFreqs(bytes: Uint8Array, offset: number, count: number, bits: number, out: Uint32Array): void {
-  const end = offset + ((count * bits + 7) >>> 3);
-  if (end > bytes.length || count > POSTINGS_BLOCK || bits > 31) {
-    throw new YarrowError(ErrorCode.corruptIndex, `bit-packed block of ${count} x ${bits} bits at offset ${offset} runs past the data`, { offset });
-  }
+  const end = packedRunEnd(bytes, offset, count, bits);
   if (bits === 0) {
     out.fill(0, 0, count);
     return;
   }
   const mask = 0xffff_ffff >>> (32 - bits);
-  const safe = end - 4;
   let p = offset;
   let acc = 0;
   let avail = 0;
@@ -623,14 +632,8 @@ function unpackFreqs(bytes: Uint8Array, offset: number, count: number, bits: num
       acc >>>= bits;
       avail -= bits;
     } else {
-      let w: number;
-      if (p <= safe) {
-        w = bytes[p] | (bytes[p + 1] << 8) | (bytes[p + 2] << 16) | (bytes[p + 3] << 24);
-        p += 4;
-      } else {
-        w = 0;
-        for (let s = 0; p < end; p++, s += 8) w |= bytes[p] << s;
-      }
+      const w = wordAt(bytes, p, end);
+      p += 4;
       out[i] = (acc | (w << avail)) & mask;
       const used = bits - avail;
       acc = w >>> used;
