@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ErrorCode, YarrowError } from '../../src/engine/errors.js';
 import { Index } from '../../src/engine/search-index.js';
 import type { Logger } from '../../src/engine/logger.js';
 import { LocalDirectory } from '../../src/storage/local-directory.js';
 import { MemoryDirectory } from '../../src/storage/memory-directory.js';
+import { temporaryDirectories } from '../helpers/temp-dirs.js';
 
 const mapping = {
   fields: {
@@ -17,15 +17,7 @@ const mapping = {
   },
 };
 
-const temps: string[] = [];
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'yarrow-index-'));
-  temps.push(dir);
-  return dir;
-}
-after(async () => {
-  for (const d of temps) await rm(d, { recursive: true, force: true });
-});
+const tempDir = temporaryDirectories('yarrow-index-');
 
 function ids(res: { hits: readonly { _id: string }[] }): string[] {
   return res.hits.map((h) => h._id);

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { buildServer, WritableIndex } from '../../../src/api/index.js';
 import type { ServedIndex, ServerRole } from '../../../src/api/index.js';
 import { Index, silentLogger } from '../../../src/engine/index.js';
 import { LocalDirectory } from '../../../src/storage/index.js';
+import { temporaryDirectories } from '../../helpers/temp-dirs.js';
 
 const mapping = {
   fields: {
@@ -23,10 +21,7 @@ const docs = [
   { _id: '4', title: 'Starship Troopers', genre: 'Space War', body: 'd' },
 ];
 
-const temps: string[] = [];
-after(async () => {
-  for (const d of temps) await rm(d, { recursive: true, force: true });
-});
+const tempDir = temporaryDirectories('yarrow-suggest-api-');
 
 interface Suggestions {
   suggestions: { text: string; score: number }[];
@@ -54,8 +49,7 @@ async function post(url: string, body: unknown): Promise<{ status: number; json:
 
 describe('suggest routes', () => {
   it('answer /v1/index/<index>/suggest in Nixiesearch 0.8 shape and the legacy _suggest routes alike', async () => {
-    const path = await mkdtemp(join(tmpdir(), 'yarrow-suggest-api-'));
-    temps.push(path);
+    const path = await tempDir();
     await serve(path, 'standalone', async (url) => {
       const indexed = await fetch(`${url}/movies/_index?refresh=true`, { method: 'POST', body: docs.map((d) => JSON.stringify(d)).join('\n') });
       assert.equal(indexed.status, 200);
@@ -86,8 +80,7 @@ describe('suggest routes', () => {
   });
 
   it('answer 400 naming an unknown field, a field without suggest and an unknown key; 404 and 405 as other routes', async () => {
-    const path = await mkdtemp(join(tmpdir(), 'yarrow-suggest-api-'));
-    temps.push(path);
+    const path = await tempDir();
     await serve(path, 'standalone', async (url) => {
       const unknown = await post(`${url}/v1/index/movies/suggest`, { query: 'a', fields: ['plot'] });
       assert.equal(unknown.status, 400);

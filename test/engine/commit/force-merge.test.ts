@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { planForcedMerge } from '../../../src/engine/commit/merge-policy.js';
 import type { SegmentStats } from '../../../src/engine/commit/merge-policy.js';
 import { ErrorCode, YarrowError } from '../../../src/engine/errors.js';
 import { Index } from '../../../src/engine/search-index.js';
 import { LocalDirectory } from '../../../src/storage/local-directory.js';
+import { temporaryDirectories } from '../../helpers/temp-dirs.js';
 
 const seg = (name: string, sizeBytes: number, maxDoc = 10, liveDocs = maxDoc): SegmentStats => ({ name, maxDoc, liveDocs, sizeBytes });
 
@@ -36,13 +34,9 @@ describe('planForcedMerge', () => {
 });
 
 const mapping = { fields: { title: { type: 'text' }, year: { type: 'int', filter: true }, genre: { type: 'text', filter: true } } };
-const temps: string[] = [];
-after(async () => {
-  for (const d of temps) await rm(d, { recursive: true, force: true });
-});
+const tempDir = temporaryDirectories('yarrow-force-merge-');
 async function openIndex(searchable = true): Promise<{ index: Index; path: string }> {
-  const path = await mkdtemp(join(tmpdir(), 'yarrow-force-merge-'));
-  temps.push(path);
+  const path = await tempDir();
   const index = await Index.open(await LocalDirectory.open(path), { name: 'm', mapping, refreshIntervalMs: 0, searchable, writer: { merges: false } });
   return { index, path };
 }

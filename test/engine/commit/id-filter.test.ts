@@ -4,11 +4,8 @@
  * writer, an update or delete of an id in an older segment, merged or not, still hides the old copy.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { Readable } from 'node:stream';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { hashIds, hashIdsInto, IdFilter, IdFilterBuilder } from '../../../src/engine/commit/id-filter.js';
 import { InversionThread, ThreadedSegmentBuffer } from '../../../src/engine/commit/threaded-segment-buffer.js';
 import { validateDocument } from '../../../src/engine/schema/document.js';
@@ -19,15 +16,11 @@ import type { IdSource } from '../../../src/engine/commit/id-filter.js';
 import { TimeSlicer } from '../../../src/engine/event-loop.js';
 import { Index } from '../../../src/engine/search-index.js';
 import { LocalDirectory } from '../../../src/storage/local-directory.js';
+import { temporaryDirectories } from '../../helpers/temp-dirs.js';
 
-const temps: string[] = [];
-after(async () => {
-  await Promise.all(temps.map((d) => rm(d, { recursive: true, force: true })));
-});
+const tempPath = temporaryDirectories('yarrow-id-filter-');
 async function tempDir(): Promise<LocalDirectory> {
-  const path = await mkdtemp(join(tmpdir(), 'yarrow-id-filter-'));
-  temps.push(path);
-  return LocalDirectory.open(path);
+  return LocalDirectory.open(await tempPath());
 }
 
 /** Ids as a segment hands them to a filter: blocks of UTF-16 units in a reused buffer. */

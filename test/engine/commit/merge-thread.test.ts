@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { readdir } from 'node:fs/promises';
+import { describe, it } from 'node:test';
 import { Index } from '../../../src/engine/search-index.js';
 import { LocalDirectory } from '../../../src/storage/local-directory.js';
 import { FaultInjectingDirectory } from '../../../src/storage/fault-injecting-directory.js';
+import { temporaryDirectories } from '../../helpers/temp-dirs.js';
 
 const mapping = {
   fields: {
@@ -14,16 +13,8 @@ const mapping = {
     genre: { type: 'text', filter: true, facet: true },
   },
 } as const;
-const temps: string[] = [];
-after(async () => {
-  for (const d of temps) await rm(d, { recursive: true, force: true });
-});
 
-async function tempDir(): Promise<string> {
-  const path = await mkdtemp(join(tmpdir(), 'yarrow-merge-thread-'));
-  temps.push(path);
-  return path;
-}
+const tempDir = temporaryDirectories('yarrow-merge-thread-');
 
 const docs = (from: number, n: number): object[] =>
   Array.from({ length: n }, (_, i) => ({ _id: `d${from + i}`, title: `doc ${from + i} ${(from + i) % 3 === 0 ? 'fizz' : 'buzz'}`, year: 2000 + ((from + i) % 7), genre: (from + i) % 2 === 0 ? 'even' : 'odd' }));

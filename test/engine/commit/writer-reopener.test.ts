@@ -5,23 +5,14 @@
  * is the fault-injecting wrapper (test/e2e/api/disk-full.test.ts fills a real small volume).
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ErrorCode, Index, YarrowError } from '../../../src/engine/index.js';
 import { FaultInjectingDirectory, LocalDirectory } from '../../../src/storage/index.js';
+import { temporaryDirectories } from '../../helpers/temp-dirs.js';
 
 const mapping = { fields: { _id: { type: 'id' }, title: { type: 'text' } } };
 const backoff = { firstMs: 5, maxMs: 40 };
-const dirs: string[] = [];
-after(async () => { await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))); });
-
-async function freshDisk(): Promise<string> {
-  const path = await mkdtemp(join(tmpdir(), 'yarrow-reopen-'));
-  dirs.push(path);
-  return path;
-}
+const freshDisk = temporaryDirectories('yarrow-reopen-');
 
 function diskFull(): Error {
   return Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28 });

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { readdir } from 'node:fs/promises';
+import { describe, it } from 'node:test';
 import { ErrorCode, YarrowError } from '../../../src/engine/errors.js';
 import { Index } from '../../../src/engine/search-index.js';
 import { LocalDirectory } from '../../../src/storage/local-directory.js';
+import { temporaryDirectories } from '../../helpers/temp-dirs.js';
 
 const mapping = {
   fields: {
@@ -23,14 +22,10 @@ const books = [
   { _id: '5', title: 'The Hobbit', tags: ['Fantasy', 'Hard Cover'], body: 'x' },
 ];
 
-const temps: string[] = [];
-after(async () => {
-  for (const d of temps) await rm(d, { recursive: true, force: true });
-});
+const tempDir = temporaryDirectories('yarrow-suggest-');
 
 async function open(path?: string, extra: Record<string, unknown> = {}): Promise<{ index: Index; path: string }> {
-  const where = path ?? (await mkdtemp(join(tmpdir(), 'yarrow-suggest-')));
-  if (path === undefined) temps.push(where);
+  const where = path ?? (await tempDir());
   const index = await Index.open(await LocalDirectory.open(where), { mapping, refreshIntervalMs: 0, ...extra });
   return { index, path: where };
 }

@@ -5,16 +5,16 @@
  * damaged. Real directories throughout; the crash uses MemoryDirectory's power-loss model.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ErrorCode, YarrowError } from '../../../src/engine/errors.js';
 import { Index } from '../../../src/engine/search-index.js';
 import type { SearchResponse } from '../../../src/engine/search-index.js';
 import { LocalDirectory } from '../../../src/storage/local-directory.js';
 import { MemoryDirectory } from '../../../src/storage/memory-directory.js';
 import { bruteForce, clustered } from './vector-data.js';
+import { temporaryDirectories } from '../../helpers/temp-dirs.js';
 
 const DIM = 8;
 const COLORS = ['red', 'green', 'blue'];
@@ -27,15 +27,7 @@ const mapping = {
   },
 };
 
-const temps: string[] = [];
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'yarrow-vectors-'));
-  temps.push(dir);
-  return dir;
-}
-after(async () => {
-  for (const d of temps) await rm(d, { recursive: true, force: true });
-});
+const tempDir = temporaryDirectories('yarrow-vectors-');
 
 const vectors = clustered(600, DIM, 7);
 const queries = clustered(5, DIM, 99);
