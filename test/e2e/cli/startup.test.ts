@@ -214,7 +214,7 @@ describe('yarrow start-up loads only what the mode uses', () => {
     const steps = [...stderr.matchAll(/^startup (.+) ([\d.]+) cpu ([\d.]+) main ([\d.]+|NaN)$/gm)].map((m) => ({ step: m[1], wall: Number(m[2]), cpu: Number(m[3]), main: Number(m[4]) }));
     assert.deepEqual(steps.map((s) => s.step), [
       'entry', 'cli loaded', 'argv parsed', 'modes loaded', 'logger created', 'mode loaded', 'config loaded',
-      'store of movies opened', 'index movies opened', 'server built', 'listening',
+      'store of movies opened', 'index movies opened', 'server built', 'fastify ready', 'listening',
       'first request received', 'first response sending', 'first response sent',
     ]);
     // Times since the process started: they never go back, and node's own start comes first.
