@@ -325,7 +325,7 @@ const bulkWorker = await bundleCommonJs(join(src, 'cli', 'bulk-worker-entry.ts')
  */
 function buildModes(): Promise<{ file: string; inputs: string[] }> {
   return bundleCommonJs(join(src, 'cli', 'run-mode.ts'), MODES_PREFIX, {
-    define: { YARROW_BULK_WORKER_BUNDLE: JSON.stringify(bulkWorker.file) },
+    define: { YARROW_BULK_WORKER_BUNDLE: JSON.stringify(bulkWorker.file), YARROW_CONFIG_BUILD_ID: JSON.stringify(configBuildId()) },
     // The URL of this file, for the import.meta.url of each source bundled into it (distUrlOfSource).
     banner: { js: 'const __yarrowModesUrl = require("node:url").pathToFileURL(__filename).href;\nconst __yarrowEvaluatedModules = [];\nconst __yarrowEvaluated = (path) => { __yarrowEvaluatedModules.push(path); };' },
     footer: { js: `Object.defineProperty(module.exports, Symbol.for(${JSON.stringify(EVALUATED_MODULES)}), { value: __yarrowEvaluatedModules });` },
@@ -333,6 +333,18 @@ function buildModes(): Promise<{ file: string; inputs: string[] }> {
   });
 }
 const modes = await buildModes();
+
+/**
+ * The build's identity for the config cache (src/config/config-cache.ts): a hash of every source
+ * file and of the vendored packages (their file names hash their contents), so that an entry made
+ * by another build, whose config schema or defaults may differ, is never used.
+ */
+function configBuildId(): string {
+  const hash = createHash('sha256');
+  for (const [file, text] of [...srcFiles].sort(([a], [b]) => (a < b ? -1 : 1))) hash.update(`${relative(src, file)}\0${text}\0`);
+  for (const { file } of vendored.values()) hash.update(`${file}\0`);
+  return hash.digest('hex').slice(0, 16);
+}
 
 /** Resolves main.ts's import of ./run-mode.js to a module that takes runMode from the modes file. */
 const modesImport: esbuild.Plugin = {

@@ -1,12 +1,15 @@
-#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TOP_PAD_=4194304 node --max-semi-space-size=4 --heap-growing-percent=25
+#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TOP_PAD_=4194304 node
 /**
  * The `yarrow` executable (package.json "bin"): runs the CLI on this process's argv, streams and
  * signals, then exits with its code.
  *
- * The shebang tunes V8 for memory the way a JVM service ships its jvm.options: 4 MB semi-spaces and
- * a heap that grows 25% past the live data between full collections (V8 lets it grow up to 4x).
- * Most of what indexing allocates is short-lived (parsed JSON, tokens), so with V8's defaults the
- * RSS of a bulk load sits at several times its live heap; see docs/architecture.md "Memory".
+ * The modes that index tune V8 for memory the way a JVM service ships its jvm.options: 4 MB
+ * semi-spaces and a heap that grows 25% past the live data between full collections (V8 lets it
+ * grow up to 4x). Most of what indexing allocates is short-lived (parsed JSON, tokens), so with
+ * V8's defaults the RSS of a bulk load sits at several times its live heap; see
+ * docs/architecture.md "Memory". Those flags are set here at run time, not on the shebang line:
+ * any V8 flag there made V8 reject the code caches of all of node's built-in modules, in every
+ * mode (src/cli/start-v8-flags.ts).
  *
  * MALLOC_MMAP_THRESHOLD_ pins glibc's mmap threshold at its default 128 KiB (other C libraries
  * ignore it). Unpinned, glibc raises the threshold to the size of every large block freed, up to
@@ -22,9 +25,19 @@
  * RSS +20 MB (issue 17).
  */
 import module from 'node:module';
+import { START_V8_FLAGS_ENV, startV8FlagsOf } from './cli/start-v8-flags.js';
 import { markStartup } from './cli/startup-trace.js';
 
 markStartup('entry');
+// First of all, before any code cache is read (src/cli/start-v8-flags.ts).
+const startFlags = startV8FlagsOf(process.argv.slice(2));
+if (startFlags.length > 0) {
+  (await import('node:v8')).setFlagsFromString(startFlags.join(' '));
+  process.env[START_V8_FLAGS_ENV] = startFlags.join(' ');
+} else {
+  // Not inherited from a parent process that set its own.
+  Reflect.deleteProperty(process.env, START_V8_FLAGS_ENV);
+}
 // `index file` starts its bulk-load threads first: their start-up is longer than the rest of the
 // way to the first chunk, which it now overlaps (src/cli/bulk-prestart.ts, issue 17).
 if (process.argv[2] === 'index' && process.argv[3] === 'file') (await import('./cli/bulk-prestart.js')).startBulkThreadsEarly();

@@ -66,6 +66,11 @@ export async function serve(options: ServeOptions): Promise<number> {
     else options.signal.addEventListener('abort', () => { resolve(); }, { once: true });
   });
   try {
+    if (options.onStartupStep !== undefined) {
+      // Traced only: the routes' set-up (fastify's ready) apart from binding the port; listen readies it anyway.
+      await app.ready();
+      options.onStartupStep('fastify ready');
+    }
     await listen(app, options.host, options.port);
     options.onStartupStep?.('listening');
     const address = app.server.address();

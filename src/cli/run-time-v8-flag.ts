@@ -11,14 +11,15 @@
  * before the process exits makes the hash, and the caches, those of the next start.
  */
 import v8 from 'node:v8';
+import { startV8Flags } from './start-v8-flags.js';
 
 /** Flags already set through {@link setV8FlagUntilExit}: their restore is registered once. */
 const restoring = new Set<string>();
 
 /**
  * Sets V8 flag `--<name>=<value>` now, and back at exit to the value this process started with
- * (from NODE_OPTIONS and node's own options, the later winning, else `defaultValue`, V8's
- * default), before any exit listener writes a code cache. Returns a function that puts the start
+ * (from NODE_OPTIONS, node's own options and the entry's start flags, the later winning, else
+ * `defaultValue`, V8's default), before any exit listener writes a code cache. Returns a function that puts the start
  * value back at once (the exit listener still runs, and sets the same value again).
  */
 export function setV8FlagUntilExit(name: string, value: string, defaultValue: string): () => void {
@@ -53,9 +54,12 @@ function spellingsOf(name: string, prefix = ''): Set<string> {
   return new Set([name, name.replaceAll('-', '_'), name.replaceAll('_', '-')].map((n) => `--${prefix}${n}`));
 }
 
-/** The options this process started with: NODE_OPTIONS, then node's own (the later winning). */
+/**
+ * The options this process started with: NODE_OPTIONS, then node's own, then the V8 flags the
+ * entry set before anything else ran (src/cli/start-v8-flags.ts), the later winning.
+ */
 function startArgs(): string[] {
-  return [...(process.env.NODE_OPTIONS ?? '').split(/\s+/), ...process.execArgv];
+  return [...(process.env.NODE_OPTIONS ?? '').split(/\s+/), ...process.execArgv, ...startV8Flags()];
 }
 
 /** The value of V8 flag `name` this process started with (`--name=v` or `--name v`). */

@@ -9,7 +9,7 @@
  * which covers files loaded with `require`: there the file is simply required. Node 20 has none
  * for modules, but `vm.Script` takes and produces V8 code caches; this module keeps them where
  * node's own cache lives (NODE_COMPILE_CACHE, else `<tmpdir>/node-compile-cache`), one file per
- * node version, architecture, node options (V8 rejects a cache made under other flags, so a process
+ * node version, architecture, node options and the V8 flags the entry set at start (V8 rejects a cache made under other flags, so a process
  * started with other options must not overwrite it) and vendored file (whose name carries its
  * content hash), honouring NODE_DISABLE_COMPILE_CACHE as node does. A cache is written at exit when there was none or V8
  * rejected it (another node, other flags), so it holds the functions that run compiled too. A
@@ -109,7 +109,11 @@ function codeCachePath(file: string): string | null {
   const disabled = process.env.NODE_DISABLE_COMPILE_CACHE;
   if (disabled !== undefined && disabled !== '') return null;
   const root = process.env.NODE_COMPILE_CACHE ?? join(tmpdir(), 'node-compile-cache');
-  const flags = fnv1a(process.execArgv.join('\0')).toString(16).padStart(8, '0');
+  // The flags the entry set at start count like node's own: the modes with and without them keep
+  // apart caches, instead of rejecting and replacing each other's. Read from the variable itself
+  // (START_V8_FLAGS_ENV of src/cli/start-v8-flags.ts): importing that module here, into another of
+  // the bundle's chunks than the entry, would put it into a chunk of its own, one more file to load.
+  const flags = fnv1a([...process.execArgv, ...(process.env.YARROW_START_V8_FLAGS ?? '').split(' ').filter((f) => f !== '')].join('\0')).toString(16).padStart(8, '0');
   return join(root, `yarrow-${process.version}-${process.arch}-${flags}`, file.replace(/\.cjs$/, '.v8cache'));
 }
 

@@ -7,6 +7,9 @@
 import type { InferenceConfig } from '../inference/inference-config.js';
 import type { IndexingConfig, IndexingOverride, StoreConfig, YarrowFileConfig } from './config-schema.js';
 
+/** The log levels `core.loglevel` accepts (as the CLI's `-l`). */
+export const CORE_LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
 /** Which of the two config shapes a file has. */
 export type ConfigShape = 'yarrow' | 'nixiesearch';
 

@@ -5,7 +5,7 @@
  * section in both shapes; command-line flags override them in turn (the modes apply that).
  */
 import type { CoreConfig } from './config-model.js';
-import { CORE_LOG_LEVELS } from './nixiesearch-schema.js';
+import { CORE_LOG_LEVELS } from './config-model.js';
 
 /** A problem with one variable, for the config error. */
 export interface EnvProblem {

@@ -11,7 +11,7 @@ import { checkMapping, MappingProblems } from '../engine/index.js';
 import type { Mapping } from '../engine/index.js';
 import { ConfigError } from './config-error.js';
 import type { ConfigProblem } from './config-error.js';
-import type { Config } from './config-model.js';
+import type { Config, CoreConfig } from './config-model.js';
 import { configSchema, indexNamePattern } from './config-schema.js';
 import type { YarrowFileConfig } from './config-schema.js';
 import { detectShape } from './config-shape.js';
@@ -78,6 +78,26 @@ class Problems {
  * @throws ConfigError naming the file, line and dotted path of every problem.
  */
 export function parseConfig(text: string, file: string, env: Env = process.env): LoadedConfig {
+  return parseConfigParts(text, file, env).loaded;
+}
+
+/**
+ * What a parse gives the config cache (config-cache.ts) besides its result: the `core` section as
+ * the file gave it (before the environment's overrides, which a cached entry applies again) and
+ * the raw field specs of each index, in file order (from which the engine's parser makes the
+ * mappings again).
+ */
+export interface ParsedConfigParts {
+  readonly loaded: LoadedConfig;
+  readonly fileCore: CoreConfig;
+  readonly fieldSpecs: readonly (readonly [string, unknown])[];
+}
+
+/**
+ * {@link parseConfig}, with what the config cache keeps of it.
+ * @throws ConfigError as parseConfig does.
+ */
+export function parseConfigParts(text: string, file: string, env: Env = process.env): ParsedConfigParts {
   const lineCounter = new LineCounter();
   const { masked, refs, token } = maskReferences(text);
   const doc = parseDocument(masked, { lineCounter, prettyErrors: false });
@@ -121,7 +141,14 @@ export function parseConfig(text: string, file: string, env: Env = process.env):
   checkAliases(config, problems);
   checkModelReferences(config, mappings, problems);
   problems.throwIfAny();
-  return { file, config, mappings };
+  return { loaded: { file, config, mappings }, fileCore: parsed.core, fieldSpecs: fieldSpecsOf(raw) };
+}
+
+/** The raw `fields` of every index of the `schema` section, in file order (the entries checkMappings reads). */
+function fieldSpecsOf(raw: unknown): [string, unknown][] {
+  const schema = isObject(raw) ? raw.schema : undefined;
+  if (!isObject(schema)) return [];
+  return Object.entries(schema).flatMap(([name, entry]) => (isObject(entry) ? [[name, entry.fields] as [string, unknown]] : []));
 }
 
 /** Every index's fields, checked by the engine; problems are recorded with their lines. */

@@ -8,9 +8,10 @@
 import * as z from 'zod';
 import { aliasSchema, checkIndexNames, configSchema } from './config-schema.js';
 import { inferenceSchema } from '../inference/inference-config.js';
+import { CORE_LOG_LEVELS } from './config-model.js';
 
-/** The log levels `core.loglevel` accepts (as the CLI's `-l`). */
-export const CORE_LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+// Defined in config-model.ts, which loads without zod (core-env.ts reads it on a cached config's path).
+export { CORE_LOG_LEVELS } from './config-model.js';
 
 /** A byte size as Nixiesearch writes it: `512mb`, `16 mb`, `5gb`, `1024k`, or a number of bytes. */
 export const sizeSchema = z.union([

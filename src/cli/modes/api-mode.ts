@@ -6,7 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { ApiMetrics, BearerAuth, DEFAULT_BODY_LIMIT, FollowedIndex, WritableIndex, serve } from '../../api/index.js';
 import type { ServedIndex, ServerModule, ServerRole } from '../../api/index.js';
-import { indexingOf, loadConfig, storeOf } from '../../config/index.js';
+// Not the config barrel: a cached config loads neither yaml nor zod (config-cache.ts, issue 17).
+import { loadConfigCached } from '../../config/config-cache.js';
+import { indexingOf, storeOf } from '../../config/config-model.js';
 import type { Config } from '../../config/index.js';
 import { ErrorCode, Index, YarrowError } from '../../engine/index.js';
 import type { Logger } from '../../engine/index.js';
@@ -47,7 +49,7 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
   tuneHeapForServing();
   // Before the indexes open and start their inversion and merge threads.
   if (role !== 'search') compileOnWorkerThreads();
-  const loaded = await loadConfig(options.config, ctx.env);
+  const loaded = await loadConfigCached(options.config, ctx.env);
   markStartup('config loaded');
   // Command-line flags win over `core` (and its YARROW_CORE_* / NIXIESEARCH_CORE_* overrides).
   const { core } = loaded.config;

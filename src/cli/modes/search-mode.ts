@@ -4,14 +4,27 @@
  * polling as a fallback) and answers writes with 405.
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { createRequire } from 'node:module';
 import { setV8FlagUntilExit } from '../run-time-v8-flag.js';
 import { runServerMode } from './api-mode.js';
 import type { ModeContext, ServerOptions } from './mode-context.js';
 
 /** Runs `search`. */
 export function runSearch(options: ServerOptions, ctx: ModeContext): Promise<number> {
+  loadListenBuiltins();
   holdBackOptimizationUntilFirstResponse();
   return runServerMode('search', options, ctx);
+}
+
+/**
+ * Loads the node built-ins that `listen` requires (node:net loads node:cluster, which loads
+ * child_process and dgram: 11 modules) before this mode sets V8 flags at run time. Node ships its
+ * built-ins with code caches made under its default flags; V8 rejects them once a flag is changed
+ * (the interrupt budget below, the serving heap's flags), so loaded at `listen` they were compiled
+ * from source (NODE_DEBUG_NATIVE=CODE_CACHE lists them; issue 17: start to first answer).
+ */
+function loadListenBuiltins(): void {
+  createRequire(import.meta.url)('node:cluster');
 }
 
 /**

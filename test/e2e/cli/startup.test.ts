@@ -59,10 +59,11 @@ async function packagesLoaded(
   ws: Workspace,
   args: readonly string[],
   stopWhen?: (stderr: string) => Promise<boolean>,
+  extraEnv: Record<string, string> = {},
 ): Promise<{ code: number | null; stderr: string; packages: Set<string>; modules: string[]; files: string[]; builtins: Set<string> }> {
   const record = ws.path('modules.txt');
   await writeFile(record, '');
-  const env: Record<string, string | undefined> = { ...process.env, RECORD_FILE: record };
+  const env: Record<string, string | undefined> = { ...process.env, ...extraEnv, RECORD_FILE: record };
   delete env.NODE_TEST_CONTEXT;
   delete env.NODE_OPTIONS;
   const child = spawn(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(RECORDER)}`, CLI, ...args], { cwd: ws.dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -144,17 +145,26 @@ describe('yarrow start-up loads only what the mode uses', () => {
 
   it('yarrow search answers a query without loading Kafka, the S3 SDK, the embedding runtime or the plant store', async () => {
     assert.equal((await ws.run(['index', 'file', '-c', 'conf.yml', '-i', 'movies', '-u', 'movies.jsonl'])).code, 0);
-    let answer: unknown;
-    const run = await packagesLoaded(ws, ['search', '-c', 'conf.yml', '-h', '127.0.0.1', '-p', '0'], async (stderr) => {
-      const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
-      if (url === undefined) return false;
-      answer = await (await fetch(`${url}/movies/_search?q=alien`)).json();
-      return true;
-    });
-    assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual((answer as { hits: { _id: string }[] }).hits.map((h) => h._id), ['1']);
-    // It did load the server and the config schema.
-    for (const pkg of ['fastify', 'zod', 'yaml']) assert.ok(run.packages.has(pkg), `search did not load ${pkg}: ${[...run.packages].join(', ')}`);
+    // A cache directory of its own: the first start parses the config, the second takes it from the cache.
+    const env = { NODE_COMPILE_CACHE: ws.path(`compile-cache-${String(Date.now())}`) };
+    const searchOnce = async (): Promise<Awaited<ReturnType<typeof packagesLoaded>>> => {
+      let answer: unknown;
+      const run = await packagesLoaded(ws, ['search', '-c', 'conf.yml', '-h', '127.0.0.1', '-p', '0'], async (stderr) => {
+        const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
+        if (url === undefined) return false;
+        answer = await (await fetch(`${url}/movies/_search?q=alien`)).json();
+        return true;
+      }, env);
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual((answer as { hits: { _id: string }[] }).hits.map((h) => h._id), ['1']);
+      return run;
+    };
+    const first = await searchOnce();
+    // It did load the server and, parsing the config, its parser and schema.
+    for (const pkg of ['fastify', 'zod', 'yaml']) assert.ok(first.packages.has(pkg), `search did not load ${pkg}: ${[...first.packages].join(', ')}`);
+    // The same config, environment and build again: from the config cache, without yaml or zod (src/config/config-cache.ts).
+    const run = await searchOnce();
+    assert.ok(run.packages.has('fastify') && !run.packages.has('zod') && !run.packages.has('yaml'), [...run.packages].join(', '));
     // Nor the CORS plugin, which a config without api.cors never registers. (pino is bundled into
     // fastify's vendored file, which requires it only for a fastify logger: there is none.)
     for (const pkg of [...KAFKA, ...S3, 'lossless-json', 'onnxruntime-node', '@huggingface/tokenizers', '@fastify/cors']) assert.ok(!run.packages.has(pkg), `search loaded ${pkg}`);
@@ -204,7 +214,7 @@ describe('yarrow start-up loads only what the mode uses', () => {
     const steps = [...stderr.matchAll(/^startup (.+) ([\d.]+) cpu ([\d.]+) main ([\d.]+|NaN)$/gm)].map((m) => ({ step: m[1], wall: Number(m[2]), cpu: Number(m[3]), main: Number(m[4]) }));
     assert.deepEqual(steps.map((s) => s.step), [
       'entry', 'cli loaded', 'argv parsed', 'modes loaded', 'logger created', 'mode loaded', 'config loaded',
-      'store of movies opened', 'index movies opened', 'server built', 'listening',
+      'store of movies opened', 'index movies opened', 'server built', 'fastify ready', 'listening',
       'first request received', 'first response sending', 'first response sent',
     ]);
     // Times since the process started: they never go back, and node's own start comes first.

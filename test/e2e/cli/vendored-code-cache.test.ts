@@ -7,12 +7,12 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import module from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CLI, MOVIES_CONFIG, Workspace } from './cli-harness.js';
 
-/** The node options of dist/cli.js's shebang line (V8 heap flags), which the installed `yarrow` command runs with. */
+/** The node options of dist/cli.js's shebang line (none since the heap flags are set at run time), which the installed `yarrow` command runs with. */
 function shebangFlags(): string[] {
   const shebang = readFileSync(CLI, 'utf8').split('\n', 1)[0];
   return /^#!.*\bnode\b(.*)$/.exec(shebang)?.[1].trim().split(/\s+/).filter((f) => f !== '') ?? [];
@@ -92,6 +92,30 @@ describe('vendored packages start from a compile cache', () => {
     assert.equal(third.code, 0, third.stderr);
     // An accepted cache is not written again.
     for (const [i, f] of caches.entries()) assert.deepEqual(await readFile(f), rewritten[i], `${f} was rewritten`);
+  });
+
+  it('index file (heap flags set at start) and search (none) keep apart caches: neither rejects and rewrites the other\'s', async () => {
+    const env = { NODE_COMPILE_CACHE: ws.path('mixed-compile-cache') };
+    const index = ['index', 'file', '-c', 'conf.yml', '-i', 'movies', '-u', 'movies.jsonl'];
+    const round = async (): Promise<void> => {
+      const indexed = await ws.run(index, env);
+      assert.equal(indexed.code, 0, indexed.stderr);
+      const searched = await searchOnce(ws, env);
+      assert.equal(searched.code, 0, searched.stderr);
+      assert.deepEqual(searched.ids, ['1']);
+    };
+    await round();
+    const files = (await filesUnder(env.NODE_COMPILE_CACHE)).sort();
+    assert.ok(files.length > 0, `nothing in ${env.NODE_COMPILE_CACHE}`);
+    if (!nodeCachesModules) {
+      // yaml and zod, which both modes load, have a cache per set of flags: two directories.
+      const dirs = new Set(files.filter((f) => /cli-vendor-zod-[0-9a-f]+\.v8cache$/.test(f)).map((f) => dirname(f)));
+      assert.equal(dirs.size, 2, files.join(', '));
+    }
+    const written = await Promise.all(files.map((f) => readFile(f)));
+    await round();
+    assert.deepEqual((await filesUnder(env.NODE_COMPILE_CACHE)).sort(), files);
+    for (const [i, f] of files.entries()) assert.deepEqual(await readFile(f), written[i], `${f} was rewritten: V8 rejected it`);
   });
 
   it('the caches a server mode writes at exit are the next start\'s: it sets a V8 flag at run time (serving-heap.ts), and puts it back first', async () => {
