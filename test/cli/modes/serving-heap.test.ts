@@ -2,7 +2,8 @@
  * The server modes' V8 tuning (`serving-heap.ts`): after `compileOnWorkerThreads`, a worker thread
  * started later compiles its optimised code on its own thread, and the event loop's isolate still
  * compiles on V8's helpers. V8 says which in `--trace-opt`; the flag is process-wide, so the check
- * runs in a child process.
+ * runs in a child process. After `markOnCollectingThreads`, a worker's heap is marked on the
+ * worker's own thread (`--trace-concurrent-marking` lists no job of V8's helpers for it).
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -46,5 +47,32 @@ describe('compileOnWorkerThreads', () => {
     const worker = modes(plain.stdout, 'workerHot');
     assert.ok(worker.length > 0, 'the worker\'s function was optimised');
     assert.deepEqual(new Set(worker), new Set(['kConcurrent']));
+  });
+});
+
+/** A worker that keeps ~100 MB of arrays (several incremental markings of its heap), started after the tuning. */
+const marking = `
+import { Worker } from 'node:worker_threads';
+import { markOnCollectingThreads } from ${JSON.stringify(new URL('../../../src/cli/modes/serving-heap.ts', import.meta.url).href)};
+if (process.argv[1] === 'tuned') markOnCollectingThreads();
+const worker = new Worker('const keep = []; for (let i = 0; i < 300000; i++) keep.push(new Array(64).fill(i)); console.log("kept", keep.length);', { eval: true });
+worker.on('exit', (code) => { if (code !== 0) process.exitCode = code; });
+`;
+
+/**
+ * Marking tasks V8's helpers started (--trace-concurrent-marking). Untuned, incremental marking
+ * starts them all along; tuned, only the atomic pause does (`--parallel-marking` stays on).
+ */
+const helperTasks = (trace: string): number => [...trace.matchAll(/Starting major concurrent marking task/g)].length;
+
+describe('markOnCollectingThreads', () => {
+  it('leaves the helpers only the atomic pauses of a worker started after it; untuned, they mark all along', async () => {
+    const tuned = await run(process.execPath, ['--trace-concurrent-marking', '--import', 'tsx', '--input-type=module', '-e', marking, 'tuned'], { maxBuffer: 64 << 20 });
+    assert.match(tuned.stdout, /kept 300000/);
+    const plain = await run(process.execPath, ['--trace-concurrent-marking', '--import', 'tsx', '--input-type=module', '-e', marking, 'plain'], { maxBuffer: 64 << 20 });
+    assert.match(plain.stdout, /kept 300000/);
+    // Measured: 7-10 tasks untuned, 2 tuned (one per atomic pause).
+    const [tunedTasks, plainTasks] = [helperTasks(tuned.stdout), helperTasks(plain.stdout)];
+    assert.ok(tunedTasks <= plainTasks / 2, `${tunedTasks} tasks tuned, ${plainTasks} untuned`);
   });
 });
