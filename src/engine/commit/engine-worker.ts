@@ -3,13 +3,12 @@
  * folder (from the built JavaScript or from source under tsx), a request/reply channel to it, and
  * the buffers a reply can transfer rather than copy.
  */
-import { spawnSync } from 'node:child_process';
-import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import * as workerThreads from 'node:worker_threads';
 import { Worker } from 'node:worker_threads';
 import type { MessagePort, Transferable } from 'node:worker_threads';
 import { installBackgroundPauser } from './foreground-gate.js';
+import { idleSchedulingPolicy } from './thread-policy.js';
 
 /** The `workerData` field that asks a background worker to lower its own priority (see {@link lowerThreadPriority}). */
 export interface BackgroundThreadData {
@@ -35,7 +34,9 @@ export function becomeBackgroundThread(data: BackgroundThreadData | null | undef
  * while indexing). Linux only: there `setpriority(PRIO_PROCESS, 0)` acts on the calling thread
  * alone (threads are tasks), which `os.setPriority(0, n)` calls; on macOS and Windows the same
  * call would lower the whole process, so it is skipped. Lowering needs no privilege; a failure
- * (a sandbox refusing it) only leaves the priority as it was.
+ * (a sandbox refusing it) only leaves the priority as it was. At 19, the lowest, the thread also
+ * takes the `SCHED_IDLE` policy ({@link idleSchedulingPolicy}), so that a normal thread waking on
+ * its core preempts it at once.
  */
 export function lowerThreadPriority(nice: number | undefined, platform: NodeJS.Platform = process.platform): boolean {
   if (nice === undefined || nice <= 0 || platform !== 'linux') return false;
@@ -47,30 +48,6 @@ export function lowerThreadPriority(nice: number | undefined, platform: NodeJS.P
   }
   if (value === 19) idleSchedulingPolicy();
   return true;
-}
-
-/**
- * Linux's `SCHED_IDLE` policy for the calling thread, asked of at nice 19 (the lowest): the
- * scheduler then preempts the thread the moment any normal thread wakes on its core. At nice 19
- * alone, the fair scheduler (EEVDF, Linux >= 6.6) lets the running thread finish its slice first
- * (~1-3 ms), and on 2 cores a search's request, the event loop's reply and the client each waited
- * behind that (issue 17: search p99 while `api` indexes; a `perf sched` trace of bench:http put
- * the inversion thread on a core during 10-20% of the slowest queries' client lag).
- *
- * Node has no binding for `sched_setscheduler`, so `chrt` (util-linux) sets it, on this thread's
- * id; a thread may lower itself to `SCHED_IDLE` without privilege. Without `chrt`, or if it
- * fails, the thread stays at nice 19. Returns whether the policy was set.
- */
-export function idleSchedulingPolicy(): boolean {
-  try {
-    // "<pid>/task/<tid>": this thread's id, which `chrt -p` takes.
-    const tid = readlinkSync('/proc/thread-self').split('/').pop() ?? '';
-    if (!/^\d+$/.test(tid)) return false;
-    const result = spawnSync('chrt', ['--idle', '-p', '0', tid], { stdio: 'ignore', timeout: 2000 });
-    return result.status === 0;
-  } catch {
-    return false;
-  }
 }
 
 /**
