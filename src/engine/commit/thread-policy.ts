@@ -25,7 +25,7 @@ export function idleSchedulingPolicy(): boolean {
     // "<pid>/task/<tid>": this thread's id, which `chrt -p` takes.
     const tid = readlinkSync('/proc/thread-self').split('/').pop() ?? '';
     if (!/^\d+$/.test(tid)) return false;
-    const result = spawnSync('chrt', ['--idle', '-p', '0', tid], { stdio: 'ignore', timeout: 2000 });
+    const result = spawnSync('chrt', ['--idle', '-p', '0', tid], { stdio: 'ignore', timeout: 10_000 });
     return result.status === 0;
   } catch {
     return false;

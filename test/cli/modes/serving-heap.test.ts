@@ -3,7 +3,8 @@
  * started later compiles its optimised code on its own thread, and the event loop's isolate still
  * compiles on V8's helpers. V8 says which in `--trace-opt`; the flag is process-wide, so the check
  * runs in a child process. After `markOnCollectingThreads`, a worker's heap is marked on the
- * worker's own thread (`--trace-concurrent-marking` lists no job of V8's helpers for it).
+ * worker's own thread (`--trace-concurrent-marking` lists no job of V8's helpers during its
+ * incremental marking; they still join the atomic pause).
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
