@@ -23,6 +23,7 @@
 import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -244,6 +245,35 @@ async function startServer(dir: string): Promise<{ url: string; pid: number | un
   return { url, pid: child.pid, stop: async () => { child.kill('SIGTERM'); return exited; } };
 }
 
+/** Keep-alive connections of the indexing client. */
+const pushAgent = new Agent({ keepAlive: true });
+
+/**
+ * One `_index` POST of `body` with node:http: the body goes to the socket in one write, so the
+ * bench's own CPU per body is a few syscalls. (`fetch` streamed it through undici's web streams:
+ * ~30 ms of this process's CPU per 8 MB body, on the 2 cores the server and the paced client
+ * share; see bench/README.md.)
+ */
+function postBody(url: string, body: string | Buffer): Promise<void> {
+  const target = new URL(`${url}/${corpus.name}/_index`);
+  return new Promise((resolve, reject) => {
+    const req = request({
+      agent: pushAgent, host: target.hostname, port: target.port, path: target.pathname, method: 'POST',
+      headers: { 'content-type': 'application/x-ndjson', 'content-length': Buffer.byteLength(body) },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        if (res.statusCode === 200) resolve();
+        else reject(new Error(`_index answered ${res.statusCode}: ${Buffer.concat(chunks).toString()}`));
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 async function indexAll(url: string, list: readonly { body: string | Buffer; docs: number }[], parallel: number): Promise<{ docs: number; bytes: number; seconds: number }> {
   const started = performance.now();
   let next = 0;
@@ -252,9 +282,7 @@ async function indexAll(url: string, list: readonly { body: string | Buffer; doc
   const worker = async (): Promise<void> => {
     while (next < list.length) {
       const b = list[next++];
-      const res = await fetch(`${url}/${corpus.name}/_index`, { method: 'POST', body: b.body, headers: { 'content-type': 'application/x-ndjson' } });
-      if (res.status !== 200) throw new Error(`_index answered ${res.status}: ${await res.text()}`);
-      await res.arrayBuffer();
+      await postBody(url, b.body);
       docs += b.docs;
       bytes += Buffer.byteLength(b.body);
     }
@@ -346,7 +374,7 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'yarrow-http-bench-'));
   const server = await startServer(dir);
   try {
-    console.log(`corpus ${corpus.name}: ${lines.length} docs, ${first.length} bodies of ~${BODY_BYTES >> 20} MB; ${connections} connections, ${seconds} s per search run`);
+    console.log(`corpus ${corpus.name}: ${lines.length} docs, ${first.length} bodies of ~${BODY_BYTES >> 20} MB; ${connections} connections, ${seconds} s per search run; server pid ${server.pid ?? '?'}, bench pid ${process.pid}`);
     const ix = await indexAll(server.url, first, 2);
     console.log(`_index: ${ix.docs} docs, ${(ix.bytes / 1e6).toFixed(1)} MB in ${ix.seconds.toFixed(2)} s = ${Math.round(ix.docs / ix.seconds)} docs/s, ${(ix.bytes / 1e6 / ix.seconds).toFixed(1)} MB/s (2 clients)`);
     const flush = await fetch(`${server.url}/${corpus.name}/_flush`, { method: 'POST' });
@@ -365,6 +393,7 @@ async function main(): Promise<void> {
     console.log(`_index during search load: ${Math.round(ix2.docs / ix2.seconds)} docs/s, ${(ix2.bytes / 1e6 / ix2.seconds).toFixed(1)} MB/s (${ix2.seconds.toFixed(2)} s of the ${seconds} s search run)`);
     await pacedLatency(server.url, server.pid, queries, lines, path.join(dir, 'data'));
   } finally {
+    pushAgent.destroy();
     const code = await server.stop();
     console.log(`server exited with ${String(code)}`);
     if (traceStalls) reportStalls(stallFile(dir));

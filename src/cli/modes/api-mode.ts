@@ -19,7 +19,7 @@ import type { ModeContext, ServerOptions } from './mode-context.js';
 import { modelsOf, openModels } from './open-models.js';
 import type { OpenedModels } from './open-models.js';
 import { openStore } from './open-store.js';
-import { compileOnWorkerThreads, tuneHeapForServing } from './serving-heap.js';
+import { compileOnWorkerThreads, markOnCollectingThreads, tuneHeapForServing } from './serving-heap.js';
 import { serverWriterTuning } from './writer-tuning.js';
 import type { OpenStoreOptions, OpenedStore } from './open-store.js';
 
@@ -48,7 +48,10 @@ export async function runServerMode(role: ServerRole, options: ServerOptions, ct
   if (options.config === undefined) throw new UsageError(`yarrow ${role} needs a config: -c, --config <path>`);
   tuneHeapForServing();
   // Before the indexes open and start their inversion and merge threads.
-  if (role !== 'search') compileOnWorkerThreads();
+  if (role !== 'search') {
+    compileOnWorkerThreads();
+    markOnCollectingThreads();
+  }
   const loaded = await loadConfigCached(options.config, ctx.env);
   markStartup('config loaded');
   // Command-line flags win over `core` (and its YARROW_CORE_* / NIXIESEARCH_CORE_* overrides).

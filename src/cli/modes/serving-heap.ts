@@ -61,3 +61,28 @@ export function tuneHeapForServing(): void {
 export function compileOnWorkerThreads(): void {
   setV8BooleanFlagUntilExit('concurrent-recompilation', false, true);
 }
+
+/**
+ * Makes every isolate of a writing server mark its heap on its own thread: V8 starts no concurrent
+ * marking job on its helper threads (`--no-concurrent-marking`, read at each marking start), so
+ * the inversion and merge threads' major collections mark at those threads' own low priority,
+ * and the event loop marks its small heap (~20-30 MB, about one major collection per 10 s of
+ * `_index` at full speed with the 200% growing factor above) in incremental steps of its own. The
+ * atomic pause still marks in parallel on the helpers (`--parallel-marking`), so no pause grows.
+ *
+ * Why: V8's helper threads run at normal priority. Sampled with `perf record` while bench:http
+ * searched at 100 q/s and indexed at full speed, concurrent marking was their largest job beside
+ * TurboFan jobs of the event loop's own code; a scheduler trace (bench/http/sched-trace.ts) put
+ * them on the core the event loop was queued on during 22-38% of its waits over 0.5 ms (issue 17:
+ * search p99 while `api` indexes). With the flag, the server's normal-priority CPU besides the
+ * event loop fell from 6.3-9.0 to 3.3-5.3 ms per 1k documents indexed (3 runs each), the event
+ * loop's own stayed at 1.4-1.7 s per 8 s run, and the background threads' rose ~5%.
+ * Parallel marking in the atomic pause stays on (and must: V8 gives an isolate created with
+ * neither flag no marking worklists for its helpers, and the flags are put back at exit).
+ *
+ * Only for a server that writes: a search-only server has no background isolates, and its event
+ * loop would mark alone for nothing.
+ */
+export function markOnCollectingThreads(): void {
+  setV8BooleanFlagUntilExit('concurrent-marking', false, true);
+}

@@ -8,6 +8,7 @@ import * as workerThreads from 'node:worker_threads';
 import { Worker } from 'node:worker_threads';
 import type { MessagePort, Transferable } from 'node:worker_threads';
 import { installBackgroundPauser } from './foreground-gate.js';
+import { idleSchedulingPolicy } from './thread-policy.js';
 
 /** The `workerData` field that asks a background worker to lower its own priority (see {@link lowerThreadPriority}). */
 export interface BackgroundThreadData {
@@ -33,16 +34,20 @@ export function becomeBackgroundThread(data: BackgroundThreadData | null | undef
  * while indexing). Linux only: there `setpriority(PRIO_PROCESS, 0)` acts on the calling thread
  * alone (threads are tasks), which `os.setPriority(0, n)` calls; on macOS and Windows the same
  * call would lower the whole process, so it is skipped. Lowering needs no privilege; a failure
- * (a sandbox refusing it) only leaves the priority as it was.
+ * (a sandbox refusing it) only leaves the priority as it was. At 19, the lowest, the thread also
+ * takes the `SCHED_IDLE` policy ({@link idleSchedulingPolicy}), so that a normal thread waking on
+ * its core preempts it at once.
  */
 export function lowerThreadPriority(nice: number | undefined, platform: NodeJS.Platform = process.platform): boolean {
   if (nice === undefined || nice <= 0 || platform !== 'linux') return false;
+  const value = Math.min(19, Math.round(nice));
   try {
-    setPriority(0, Math.min(19, Math.round(nice)));
-    return true;
+    setPriority(0, value);
   } catch {
     return false;
   }
+  if (value === 19) idleSchedulingPolicy();
+  return true;
 }
 
 /**

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { lowerThreadPriority } from '../../../src/engine/commit/engine-worker.js';
@@ -14,18 +15,32 @@ function niceOf(statPath: string): number {
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
 }
 
+/** The scheduling policy of a thread (field 41 of its `stat`: 0 normal, 5 SCHED_IDLE). */
+function policyOf(statPath: string): number {
+  const stat = readFileSync(statPath, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[38]);
+}
+
 /** Nice values of every thread of this process. */
 function threadNices(): number[] {
+  return eachThread(niceOf);
+}
+
+/** `read` of every thread's `stat` file in this process. */
+function eachThread(read: (statPath: string) => number): number[] {
   const out: number[] = [];
   for (const tid of readdirSync('/proc/self/task')) {
     try {
-      out.push(niceOf(`/proc/self/task/${tid}/stat`));
+      out.push(read(`/proc/self/task/${tid}/stat`));
     } catch {
       // The thread ended between the listing and the read.
     }
   }
   return out;
 }
+
+/** Whether `chrt` (util-linux) runs here: the idle policy is set with it. */
+const hasChrt = linux && spawnSync('chrt', ['--version'], { stdio: 'ignore' }).status === 0;
 
 const mapping = { fields: { title: { type: 'text' } } };
 const docs = (from: number, n: number): object[] => Array.from({ length: n }, (_, i) => ({ _id: `d${from + i}`, title: `river stone ${from + i}` }));
@@ -38,6 +53,17 @@ describe('background threads at a lower priority (WriterOptions.backgroundNice)'
     await index.upsert(docs(0, 20));
     assert.equal(threadNices().filter((n) => n === 7).length, 1);
     assert.equal(niceOf('/proc/thread-self/stat'), before);
+    await index.refresh();
+    assert.equal(index.search({ query: { match: { title: 'river' } } }).total, 20);
+    await index.close();
+  });
+
+  it('puts a thread at nice 19 under SCHED_IDLE too, and only that one', { skip: hasChrt ? false : 'no chrt' }, async () => {
+    const index = await Index.open(new MemoryDirectory(), { mapping, refreshIntervalMs: 0, writer: { inversionThreads: 1, backgroundNice: 19, merges: false } });
+    await index.upsert(docs(0, 20));
+    const idle = eachThread(policyOf).filter((p) => p === 5).length;
+    assert.equal(idle, 1);
+    assert.equal(policyOf('/proc/thread-self/stat'), 0);
     await index.refresh();
     assert.equal(index.search({ query: { match: { title: 'river' } } }).total, 20);
     await index.close();
