@@ -11,7 +11,7 @@
  * `npm run build` first.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -27,10 +27,22 @@ import { TEXT_MAPPINGS } from './yarrow.js';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const SEARCH_CHILD = path.join(REPO_ROOT, 'bench', 'engines', 'yarrow', 'search-child.ts');
-/** The V8 flags of the executable's shebang (src/cli.ts); `node dist/cli.js` would not apply them. */
-const SHEBANG_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=25'];
-/** The environment the shebang sets (src/cli.ts). */
-const SHEBANG_ENV = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TOP_PAD_: '4194304' };
+/**
+ * What the built executable's shebang line (`#!/usr/bin/env -S [NAME=value...] node [flags...]`)
+ * sets: `node dist/cli.js` would not apply it, so the children here are started with it. Read from
+ * the build, so the bench runs what the `yarrow` command runs.
+ */
+function shebangOf(file: string): { flags: string[]; env: Record<string, string> } {
+  if (!existsSync(file)) return { flags: [], env: {} };
+  const first = readFileSync(file, 'latin1').slice(0, 512).split('\n', 1)[0] ?? '';
+  const words = first.replace(/^#!\S*env -S\s+/, '').split(/\s+/).filter((w) => w !== '');
+  const node = words.indexOf('node');
+  const env = Object.fromEntries(words.slice(0, Math.max(node, 0)).map((w) => w.split('=', 2) as [string, string]));
+  return { flags: node < 0 ? [] : words.slice(node + 1), env };
+}
+const SHEBANG = shebangOf(CLI);
+const SHEBANG_FLAGS = SHEBANG.flags;
+const SHEBANG_ENV = SHEBANG.env;
 
 /** The like-for-like engine: `yarrow index file` with `_id` and the searched fields only. */
 export const createEngine: CreateEngine = cliEngine('yarrow-cli', TEXT_MAPPINGS);
