@@ -13,6 +13,7 @@ import { FOOTER_LENGTH, HEADER_LENGTH, checkFooterMagic, footerChecksum, verifyC
 import { LiveDocs } from '../codec/live-docs/live-docs.js';
 import { decodeNorms } from '../codec/norms/norms-reader.js';
 import { IndexOptions, NO_MORE_DOCS } from '../codec/postings/postings-format.js';
+import { PostingsFile } from '../codec/postings/postings-file.js';
 import { PostingsIterator, SkipDataCache } from '../codec/postings/postings-reader.js';
 import type { BlockBufferPool } from '../codec/postings/postings-reader.js';
 import { TermInfoCache } from '../codec/term-dictionary/term-info-cache.js';
@@ -56,9 +57,15 @@ const COMPONENTS_OF: Readonly<Record<SegmentLoad, readonly SegmentComponent[]>> 
 /**
  * Components read by position when the directory can ({@link Directory.openRandomAccess}): only
  * their index is kept in memory, so a server's memory does not grow with them. Stored fields are
- * about half of an index on disk (45-55% for the benchmark corpora) and are read a block per hit.
+ * about half of an index on disk (45-55% for the benchmark corpora) and are read a block per hit;
+ * postings and positions (most of the rest) a term at a time, through a pool of recently read
+ * terms (postings-file.ts). A merge's postings load still reads `.pst` and `.pos` whole: it walks
+ * every term of them in order.
  */
-const KEPT_ON_STORAGE: ReadonlySet<SegmentComponent> = new Set([SegmentComponent.storedFields]);
+const KEPT_ON_STORAGE: Readonly<Partial<Record<SegmentLoad, ReadonlySet<SegmentComponent>>>> = {
+  full: new Set([SegmentComponent.storedFields, SegmentComponent.postings, SegmentComponent.positions]),
+  storedFields: new Set([SegmentComponent.storedFields]),
+};
 
 /** Bytes read at a time when a file kept on storage is checked at open. */
 const VERIFY_CHUNK_BYTES = 1 << 20;
@@ -68,6 +75,8 @@ interface Parts {
   terms?: TermDictionaryReader;
   postingsBytes?: Uint8Array;
   positionsBytes?: Uint8Array;
+  /** `.pst` and `.pos` read by position (instead of the bytes above). */
+  postingsFile?: PostingsFile;
   norms?: ReadonlyMap<string, Uint8Array>;
   stored?: StoredFieldsReader;
   docValues?: DocValuesReader;
@@ -122,7 +131,7 @@ export class SegmentReader {
     const fileOf = (c: SegmentComponent): string => componentFile(info.name, c);
     try {
       await Promise.all(wanted.map(async (c) => {
-        if (positional !== null && KEPT_ON_STORAGE.has(c)) handles.set(c, await openVerified(positional, fileInfo(info, fileOf(c)), files?.get(fileOf(c))));
+        if (positional !== null && KEPT_ON_STORAGE[load]?.has(c) === true) handles.set(c, await openVerified(positional, fileInfo(info, fileOf(c)), files?.get(fileOf(c))));
         else bytes.set(c, await read(c));
       }));
     } catch (e) {
@@ -131,13 +140,14 @@ export class SegmentReader {
     }
     const parts: Parts = {};
     const stored = handles.get(SegmentComponent.storedFields);
-    if (stored !== undefined) {
-      try {
-        parts.stored = StoredFieldsReader.openFile(stored, stored.name);
-      } catch (e) {
-        stored.close();
-        throw e;
-      }
+    const postings = handles.get(SegmentComponent.postings);
+    const positions = handles.get(SegmentComponent.positions);
+    try {
+      if (stored !== undefined) parts.stored = StoredFieldsReader.openFile(stored, stored.name);
+      if (postings !== undefined && positions !== undefined) parts.postingsFile = new PostingsFile(postings, positions);
+    } catch (e) {
+      for (const handle of handles.values()) handle.close();
+      throw e;
     }
     for (const [component, data] of bytes) {
       switch (component) {
@@ -227,6 +237,11 @@ export class SegmentReader {
     return this.parts.terms ?? this.missing('the term dictionary');
   }
 
+  /** Whether `.pst` and `.pos` are read by position (then {@link postingsBytes} is not held). */
+  get postingsOnStorage(): boolean {
+    return this.parts.postingsFile !== undefined;
+  }
+
   /** Raw `.pst` bytes (for merges, which iterate postings directly). */
   get postingsBytes(): Uint8Array {
     return this.parts.postingsBytes ?? this.missing('postings');
@@ -270,6 +285,13 @@ export class SegmentReader {
    * with its block buffers (see BlockBufferPool for how long the iterator may then be used).
    */
   postings(info: TermInfo, buffers: BlockBufferPool | null = null): PostingsIterator {
+    const file = this.parts.postingsFile;
+    if (file !== undefined) {
+      // The term's bytes, read by position or pooled; it is its own skip data and positions source.
+      const term = file.term(info);
+      if (buffers !== null) return buffers.iterator(term.bytes, term, term.info, IndexOptions.docsFreqsPositions, term);
+      return new PostingsIterator(term.bytes, term, term.info, IndexOptions.docsFreqsPositions, term);
+    }
     if (buffers !== null) return buffers.iterator(this.postingsBytes, this.positionsBytes, info, IndexOptions.docsFreqsPositions, this.skipCache);
     return new PostingsIterator(this.postingsBytes, this.positionsBytes, info, IndexOptions.docsFreqsPositions, this.skipCache);
   }
@@ -284,7 +306,7 @@ export class SegmentReader {
     const info = (this.idTerms ?? this.missing('the _id terms')).lookup(ID_FIELD, id);
     if (info === undefined) return [];
     if (info.singletonDoc >= 0) return [info.singletonDoc];
-    const it = new PostingsIterator(this.idPostingsBytes(), null, info, IndexOptions.docs);
+    const it = this.idPostingsIterator(info);
     const docs: number[] = [];
     for (let d = it.nextDoc(); d !== NO_MORE_DOCS; d = it.nextDoc()) docs.push(d);
     return docs;
@@ -313,7 +335,7 @@ export class SegmentReader {
       for (const entry of (this.idTerms ?? this.missing('the _id terms')).terms(ID_FIELD)) {
         if (entry.singletonDoc >= 0) ids[entry.singletonDoc] = entry.term;
         else {
-          const it = new PostingsIterator(this.idPostingsBytes(), null, entry, IndexOptions.docs);
+          const it = this.idPostingsIterator(entry);
           for (let d = it.nextDoc(); d !== NO_MORE_DOCS; d = it.nextDoc()) ids[d] = entry.term;
         }
       }
@@ -324,6 +346,16 @@ export class SegmentReader {
 
   private missing(part: string): never {
     throw new Error(`segment ${this.info.name} was opened with load "${this.load}", which does not hold ${part}`);
+  }
+
+  /** An iterator over the docs of an `_id` term that has several. */
+  private idPostingsIterator(info: TermInfo): PostingsIterator {
+    const file = this.parts.postingsFile;
+    if (this.idPostings === null && file !== undefined) {
+      const term = file.term(info, false);
+      return new PostingsIterator(term.bytes, null, term.info, IndexOptions.docs);
+    }
+    return new PostingsIterator(this.idPostingsBytes(), null, info, IndexOptions.docs);
   }
 
   private idPostingsBytes(): Uint8Array {
