@@ -13,7 +13,8 @@ import { FOOTER_LENGTH, HEADER_LENGTH, checkFooterMagic, footerChecksum, verifyC
 import { LiveDocs } from '../codec/live-docs/live-docs.js';
 import { decodeNorms } from '../codec/norms/norms-reader.js';
 import { IndexOptions, NO_MORE_DOCS } from '../codec/postings/postings-format.js';
-import { PostingsFile } from '../codec/postings/postings-file.js';
+import { InMemoryPostings, PostingsFile, PostingsStream, STREAM_CHUNK_BYTES } from '../codec/postings/postings-file.js';
+import type { MergePostings, RangeReader } from '../codec/postings/postings-file.js';
 import { PostingsIterator, SkipDataCache } from '../codec/postings/postings-reader.js';
 import type { BlockBufferPool } from '../codec/postings/postings-reader.js';
 import { TermInfoCache } from '../codec/term-dictionary/term-info-cache.js';
@@ -59,12 +60,21 @@ const COMPONENTS_OF: Readonly<Record<SegmentLoad, readonly SegmentComponent[]>> 
  * their index is kept in memory, so a server's memory does not grow with them. Stored fields are
  * about half of an index on disk (45-55% for the benchmark corpora) and are read a block per hit;
  * postings and positions (most of the rest) a term at a time, through a pool of recently read
- * terms (postings-file.ts). A merge's postings load still reads `.pst` and `.pos` whole: it walks
- * every term of them in order.
+ * terms (postings-file.ts). A merge's postings load reads them by range in term order
+ * ({@link STREAMED}), whatever the directory.
  */
 const KEPT_ON_STORAGE: Readonly<Partial<Record<SegmentLoad, ReadonlySet<SegmentComponent>>>> = {
   full: new Set([SegmentComponent.storedFields, SegmentComponent.postings, SegmentComponent.positions]),
   storedFields: new Set([SegmentComponent.storedFields]),
+};
+
+/**
+ * Components a load reads by range, a window at a time, in the order it uses them: a merge walks
+ * every term of `.pst` and `.pos` once, so it holds a window of each rather than the whole files
+ * (54-77 MB of inputs per merge thread before, the server's peak while pushing).
+ */
+const STREAMED: Readonly<Partial<Record<SegmentLoad, ReadonlySet<SegmentComponent>>>> = {
+  postings: new Set([SegmentComponent.postings, SegmentComponent.positions]),
 };
 
 /** Bytes read at a time when a file kept on storage is checked at open. */
@@ -77,6 +87,8 @@ interface Parts {
   positionsBytes?: Uint8Array;
   /** `.pst` and `.pos` read by position (instead of the bytes above). */
   postingsFile?: PostingsFile;
+  /** `.pst` and `.pos` read in term order by range, for a merge (load `postings`). */
+  postingsStream?: PostingsStream;
   norms?: ReadonlyMap<string, Uint8Array>;
   stored?: StoredFieldsReader;
   docValues?: DocValuesReader;
@@ -125,7 +137,8 @@ export class SegmentReader {
     };
     if (load === SegmentLoad.ids) return SegmentReader.openIds(dir, info, files, read);
     const positional = dir.openRandomAccess === undefined ? null : (dir as PositionalDirectory);
-    const wanted = COMPONENTS_OF[load];
+    const streamed = STREAMED[load];
+    const wanted = COMPONENTS_OF[load].filter((c) => streamed?.has(c) !== true);
     const bytes = new Map<SegmentComponent, Uint8Array>();
     const handles = new Map<SegmentComponent, RandomAccessFile>();
     const fileOf = (c: SegmentComponent): string => componentFile(info.name, c);
@@ -171,6 +184,7 @@ export class SegmentReader {
           break;
       }
     }
+    if (streamed !== undefined) parts.postingsStream = await openStream(dir, info, files);
     if (load === SegmentLoad.full || load === SegmentLoad.vectors) parts.vectors = await openVectorFields(dir, info);
     return new SegmentReader(dir, info, load, parts, parts.terms ?? null, parts.postingsBytes ?? null);
   }
@@ -240,6 +254,18 @@ export class SegmentReader {
   /** Whether `.pst` and `.pos` are read by position (then {@link postingsBytes} is not held). */
   get postingsOnStorage(): boolean {
     return this.parts.postingsFile !== undefined;
+  }
+
+  /**
+   * How a merge reads this segment's postings, terms in order (see {@link MergePostings}): a window
+   * at a time by range for a `postings` load or a reader that keeps them on storage, else the bytes
+   * in memory.
+   */
+  mergePostings(): MergePostings {
+    const { postingsStream, postingsFile } = this.parts;
+    if (postingsStream !== undefined) return postingsStream;
+    if (postingsFile !== undefined) return postingsFile.stream();
+    return new InMemoryPostings(this.postingsBytes, this.positionsBytes);
   }
 
   /** Raw `.pst` bytes (for merges, which iterate postings directly). */
@@ -391,6 +417,54 @@ async function openVectorFields(dir: Directory, info: SegmentInfo): Promise<Read
     fields.set(field.field, reader);
   }
   return fields;
+}
+
+/**
+ * Opens a segment's `.pst` and `.pos` for a merge's reads by range ({@link STREAMED}), each
+ * checked against the manifest's record first, its CRC streamed a chunk at a time: corruption is
+ * refused before the merge reads a term.
+ */
+async function openStream(dir: Directory, info: SegmentInfo, files: ReadonlyMap<string, Uint8Array> | undefined): Promise<PostingsStream> {
+  const reader = (c: SegmentComponent): { file: FileInfo; read: RangeReader } => {
+    const file = fileInfo(info, componentFile(info.name, c));
+    const inMemory = files?.get(file.name);
+    const read: RangeReader = inMemory === undefined
+      ? (offset, length) => dir.readRange(file.name, offset, length)
+      : (offset, length) => Promise.resolve(inMemory.subarray(offset, offset + length));
+    return { file, read };
+  };
+  const postings = reader(SegmentComponent.postings);
+  const positions = reader(SegmentComponent.positions);
+  for (const { file, read } of [postings, positions]) checkRecordedChecksum(file, await streamChecksumByRange(file, read));
+  return PostingsStream.open(postings.read, postings.file.size, positions.read, positions.file.size);
+}
+
+/** {@link streamChecksum} through ranged reads: returns the footer's checksum once every byte matched it. */
+async function streamChecksumByRange(file: FileInfo, read: RangeReader): Promise<number> {
+  const name = file.name;
+  if (file.size < HEADER_LENGTH + FOOTER_LENGTH) {
+    throw new YarrowError(ErrorCode.corruptIndex, `${name}: ${file.size} bytes is too short for an index file (truncated?)`, { source: name });
+  }
+  const footer = await read(file.size - FOOTER_LENGTH, FOOTER_LENGTH);
+  if (footer.length !== FOOTER_LENGTH) throw shortRead(name);
+  checkFooterMagic(footer, name);
+  const stored = footerChecksum(footer, name);
+  const covered = file.size - 4;
+  let crc = 0;
+  for (let pos = 0; pos < covered;) {
+    const part = await read(pos, Math.min(STREAM_CHUNK_BYTES, covered - pos));
+    if (part.length === 0) throw shortRead(name);
+    crc = crc32(part, crc);
+    pos += part.length;
+  }
+  if (stored !== crc >>> 0) {
+    throw new YarrowError(ErrorCode.corruptIndex, `${name}: checksum mismatch (stored ${hex(stored)}, computed ${hex(crc >>> 0)})`, {
+      source: name,
+      expected: hex(stored),
+      actual: hex(crc >>> 0),
+    });
+  }
+  return stored;
 }
 
 /** A directory that reads files by position. */

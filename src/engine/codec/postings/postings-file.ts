@@ -16,9 +16,9 @@ import { BoundedLru } from '../../bounded-lru.js';
 import type { RandomAccessFile } from '../../directory.js';
 import { ErrorCode, YarrowError } from '../../errors.js';
 import { FOOTER_LENGTH, HEADER_LENGTH } from '../file-format.js';
-import { POSTINGS_BLOCK, postingsVersion } from './postings-format.js';
+import { IndexOptions, POSTINGS_BLOCK, postingsVersion } from './postings-format.js';
 import type { TermInfo } from './postings-format.js';
-import { SkipData } from './postings-reader.js';
+import { PostingsIterator, SkipData } from './postings-reader.js';
 import type { PositionsSource, SkipSource } from './postings-reader.js';
 
 /** Default budget of a thread's pool of terms' postings (and their positions and skip data). */
@@ -141,6 +141,21 @@ export class PostingsFile {
       const key = this.key + entry.info.postingsOffset;
       if (cache.get(key) === entry) cache.set(key, entry);
     }
+  }
+
+  /**
+   * The files as a merge reads them: a window at a time, not through the pool (a merge reads every
+   * term once, which would only evict the terms searches keep coming back to).
+   */
+  stream(): PostingsStream {
+    const reader = (file: RandomAccessFile): RangeReader => (offset, length) => {
+      try {
+        return Promise.resolve(this.readFrom(file, offset, length));
+      } catch (e) {
+        return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+      }
+    };
+    return PostingsStream.withHeader(reader(this.postings), this.postings.size, reader(this.positions), this.positions.size, this.header);
   }
 
   /** Closes both files; the pool's entries of this file age out. */
@@ -281,4 +296,142 @@ function corrupt(name: string, what: string): YarrowError {
 
 function shortRead(name: string, position: number): YarrowError {
   return new YarrowError(ErrorCode.corruptIndex, `${name}: the file ended early at ${position} (truncated while open?)`, { source: name });
+}
+
+/** Bytes a merge reads of `.pst` or `.pos` at a time (more for a term that does not fit). */
+export const STREAM_CHUNK_BYTES = 1 << 20;
+
+/** Reads `length` bytes of a file from `offset` (Directory.readRange of one file). */
+export type RangeReader = (offset: number, length: number) => Promise<Uint8Array>;
+
+/**
+ * How a merge reads one source's postings, its terms asked in order: {@link MergePostings.iterator}
+ * gives a term's iterator when the term's bytes are at hand, null when they are to be read first
+ * by {@link MergePostings.load}.
+ */
+export interface MergePostings {
+  iterator(info: TermInfo, options: IndexOptions): PostingsIterator | null;
+  load(info: TermInfo, options: IndexOptions): Promise<void>;
+}
+
+/** A source whose `.pst` and `.pos` are in memory. */
+export class InMemoryPostings implements MergePostings {
+  constructor(
+    private readonly postings: Uint8Array,
+    private readonly positions: Uint8Array,
+  ) {}
+
+  iterator(info: TermInfo, options: IndexOptions): PostingsIterator {
+    return new PostingsIterator(this.postings, options === IndexOptions.docs ? null : this.positions, info, options);
+  }
+
+  load(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** A window of a file: `bytes` hold the file's bytes from `start` (postings: after a copy of the header). */
+interface Window {
+  start: number;
+  bytes: Uint8Array;
+}
+
+/**
+ * A segment's `.pst` and `.pos` as a merge reads them: in term order, through one window of each
+ * file ({@link STREAM_CHUNK_BYTES} or a term's extent, whichever is larger) read by range, so a
+ * merge holds a few megabytes of its inputs' postings rather than the whole files. A term's
+ * iterator is built synchronously when the windows hold it ({@link PostingsStream.iterator}), after
+ * {@link PostingsStream.load} otherwise. The caller verifies both files before (their checksums
+ * streamed by range).
+ */
+export class PostingsStream implements MergePostings {
+  private postings: Window;
+  private positions: Window;
+
+  private constructor(
+    private readonly readPostingsRange: RangeReader,
+    private readonly readPositionsRange: RangeReader,
+    /** Where each file's data ends (its footer starts). */
+    private readonly postingsEnd: number,
+    private readonly positionsEnd: number,
+    private readonly header: Uint8Array,
+    private readonly version: number,
+    /** Bytes read at a time (at least). */
+    private readonly chunkBytes: number,
+  ) {
+    this.postings = { start: HEADER_LENGTH, bytes: header };
+    this.positions = { start: HEADER_LENGTH, bytes: new Uint8Array(0) };
+  }
+
+  /** Opens the two files (of `postingsSize` and `positionsSize` bytes) for a merge's reads. */
+  static async open(postings: RangeReader, postingsSize: number, positions: RangeReader, positionsSize: number, chunkBytes = STREAM_CHUNK_BYTES): Promise<PostingsStream> {
+    return PostingsStream.withHeader(postings, postingsSize, positions, positionsSize, await postings(0, HEADER_LENGTH), chunkBytes);
+  }
+
+  /** {@link PostingsStream.open} with the postings file's header already read. */
+  static withHeader(postings: RangeReader, postingsSize: number, positions: RangeReader, positionsSize: number, header: Uint8Array, chunkBytes = STREAM_CHUNK_BYTES): PostingsStream {
+    return new PostingsStream(postings, positions, postingsSize - FOOTER_LENGTH, positionsSize - FOOTER_LENGTH, header, postingsVersion(header), chunkBytes);
+  }
+
+  /**
+   * An iterator over a term whose bytes the windows hold (positions read when `positions`), or
+   * null: then {@link PostingsStream.load} the term and ask again.
+   */
+  iterator(info: TermInfo, options: IndexOptions): PostingsIterator | null {
+    const hasFreqs = options === IndexOptions.docsFreqsPositions;
+    const postingsAt = info.singletonDoc >= 0 ? -1 : this.postingsAt(info, hasFreqs);
+    if (postingsAt === null) return null;
+    const positionsAt = hasFreqs ? this.positionsAt(info) : 0;
+    if (positionsAt === null) return null;
+    const rebased = { ...info, postingsOffset: postingsAt, positionsOffset: positionsAt };
+    return new PostingsIterator(this.postings.bytes, hasFreqs ? this.positions.bytes : null, rebased, options);
+  }
+
+  /** Reads the windows that hold a term (from the term's start on). */
+  async load(info: TermInfo, options: IndexOptions): Promise<void> {
+    const hasFreqs = options === IndexOptions.docsFreqsPositions;
+    if (info.singletonDoc < 0) {
+      for (let size = this.chunkBytes; this.postingsAt(info, hasFreqs) === null; size *= 4) {
+        const start = info.postingsOffset;
+        const length = Math.min(size, this.postingsEnd - start);
+        if (start < HEADER_LENGTH || length <= 0) throw corrupt('postings', `offset ${start} is outside the data`);
+        const data = await this.readPostingsRange(start, length);
+        const bytes = new Uint8Array(HEADER_LENGTH + data.length);
+        bytes.set(this.header);
+        bytes.set(data, HEADER_LENGTH);
+        this.postings = { start, bytes };
+        if (this.postingsAt(info, hasFreqs) === null && start + length >= this.postingsEnd) throw corrupt('postings', `the postings at ${start} run past the data`);
+      }
+    }
+    if (!hasFreqs) return;
+    for (let size = this.chunkBytes; this.positionsAt(info) === null; size *= 4) {
+      const start = info.positionsOffset;
+      const length = Math.min(size, this.positionsEnd - start);
+      if (start < HEADER_LENGTH || length <= 0) throw corrupt('positions', `offset ${start} is outside the data`);
+      this.positions = { start, bytes: await this.readPositionsRange(start, length) };
+      if (this.positionsAt(info) === null && start + length >= this.positionsEnd) throw corrupt('positions', `the positions at ${start} run past the data`);
+    }
+  }
+
+  /** Where a term's postings start in the postings window, or null when it does not hold them all. */
+  private postingsAt(info: TermInfo, hasFreqs: boolean): number | null {
+    const { start, bytes } = this.postings;
+    const at = HEADER_LENGTH + info.postingsOffset - start;
+    if (info.postingsOffset < start || at >= bytes.length) return null;
+    const view = bytes.subarray(at);
+    const numBlocks = Math.ceil(info.docFreq / POSTINGS_BLOCK);
+    const length = numBlocks === 1 ? oneBlockLength(view, info.docFreq, hasFreqs) : multiBlockLength(view, numBlocks, hasFreqs, hasFreqs && this.version !== 1);
+    return length >= 0 && length <= view.length ? at : null;
+  }
+
+  /** Where a term's positions start in the positions window, or null when it does not hold them all. */
+  private positionsAt(info: TermInfo): number | null {
+    const { start, bytes } = this.positions;
+    const at = info.positionsOffset - start;
+    if (at < 0 || at >= bytes.length) return null;
+    const count = info.totalTermFreq;
+    // Each position takes 1 to 5 bytes: only a term near the window's end needs its varints counted.
+    if (at + 5 * count <= bytes.length || start + bytes.length >= this.positionsEnd) return at;
+    return varintsEnd(bytes.subarray(at), count) >= 0 ? at : null;
+  }
 }

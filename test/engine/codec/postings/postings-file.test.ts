@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { PostingsFile } from '../../../../src/engine/codec/postings/postings-file.js';
+import { PostingsFile, PostingsStream } from '../../../../src/engine/codec/postings/postings-file.js';
 import { IndexOptions, NO_MORE_DOCS } from '../../../../src/engine/codec/postings/postings-format.js';
 import type { TermInfo } from '../../../../src/engine/codec/postings/postings-format.js';
 import { PostingsIterator } from '../../../../src/engine/codec/postings/postings-reader.js';
@@ -106,6 +106,29 @@ describe('PostingsFile', () => {
       );
     });
   }
+
+  it('streams terms in order through small windows as a merge reads them, as the in-memory iterator does', async () => {
+    const normInverse = Float64Array.from({ length: 256 }, (_, i) => 1 / (1 + i));
+    await fc.assert(
+      fc.asyncProperty(fc.array(term, { minLength: 1, maxLength: 6 }), fc.uint8Array({ minLength: MAX_DOC, maxLength: MAX_DOC }), fc.integer({ min: 16, max: 4096 }), async (terms, norms, chunk) => {
+        const { infos, postings, positions, file } = await writeTerms(terms, norms, 2);
+        file.close();
+        const range = (bytes: Uint8Array) => (offset: number, length: number): Promise<Uint8Array> => Promise.resolve(bytes.slice(offset, offset + length));
+        const stream = await PostingsStream.open(range(postings), postings.length, range(positions), positions.length, chunk);
+        for (const [i, t] of terms.entries()) {
+          const options = t.docsOnly ? IndexOptions.docs : IndexOptions.docsFreqsPositions;
+          let it = stream.iterator(infos[i], options);
+          if (it === null) {
+            await stream.load(infos[i], options);
+            it = stream.iterator(infos[i], options);
+          }
+          assert.ok(it !== null, 'a loaded term has its iterator');
+          assert.deepEqual(walk(it, !t.docsOnly, normInverse), walk(new PostingsIterator(postings, t.docsOnly ? null : positions, infos[i], options), !t.docsOnly, normInverse));
+        }
+      }),
+      { numRuns: 12 },
+    );
+  });
 
   it("holds a term's own bytes only, not the file's", async () => {
     const norms = new Uint8Array(MAX_DOC).fill(3);
