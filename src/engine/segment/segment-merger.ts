@@ -107,10 +107,14 @@ async function mergeStoredPhase(
   for (let i = 0; i < sources.length; i++) {
     const map = docMaps[i];
     if (!map.some((nd) => nd >= 0)) continue;
-    const { stored } = await sources[i].open(SegmentLoad.storedFields);
+    const reader = await sources[i].open(SegmentLoad.storedFields);
+    const stored = reader.stored;
     for (let d = 0; d < map.length; d++) {
       if (map[d] < 0) continue;
       if (slicer.due()) await slicer.yield();
+      // On a merge thread the file is read a window at a time: the doc's block first.
+      const loading = reader.loadStored(d);
+      if (loading !== null) await loading;
       writer.stored.addRaw(stored.getRaw(d));
     }
   }

@@ -22,6 +22,7 @@ import type { TermInfo } from '../codec/postings/postings-reader.js';
 import { StoredFieldsReader } from '../codec/stored-fields/stored-fields-reader.js';
 import { TermDictionaryReader } from '../codec/term-dictionary/term-dictionary-reader.js';
 import { VectorFieldReader } from '../vector/vector-field-reader.js';
+import { WindowedFile } from './windowed-file.js';
 import { sharedVectorCache } from '../vector/shared-block-cache.js';
 import { SegmentComponent, componentFile, segmentComponents, vectorFieldFiles } from './segment-component.js';
 import type { OptionalSegmentComponent } from './segment-component.js';
@@ -77,6 +78,13 @@ const STREAMED: Readonly<Partial<Record<SegmentLoad, ReadonlySet<SegmentComponen
   postings: new Set([SegmentComponent.postings, SegmentComponent.positions]),
 };
 
+/**
+ * Stored fields of a `storedFields` load on a directory that cannot read by position (a merge
+ * thread's): read through a window by range ({@link WindowedFile}), the merge loading each block
+ * before it copies its documents ({@link SegmentReader.loadStored}), rather than the whole file.
+ */
+const STREAMED_STORED = SegmentLoad.storedFields;
+
 /** Bytes read at a time when a file kept on storage is checked at open. */
 const VERIFY_CHUNK_BYTES = 1 << 20;
 
@@ -87,6 +95,8 @@ interface Parts {
   positionsBytes?: Uint8Array;
   /** `.pst` and `.pos` read by position (instead of the bytes above). */
   postingsFile?: PostingsFile;
+  /** The window a merge's stored fields are read through (see {@link STREAMED_STORED}). */
+  storedWindow?: WindowedFile;
   /** `.pst` and `.pos` read in term order by range, for a merge (load `postings`). */
   postingsStream?: PostingsStream;
   norms?: ReadonlyMap<string, Uint8Array>;
@@ -138,7 +148,8 @@ export class SegmentReader {
     if (load === SegmentLoad.ids) return SegmentReader.openIds(dir, info, files, read);
     const positional = dir.openRandomAccess === undefined ? null : (dir as PositionalDirectory);
     const streamed = STREAMED[load];
-    const wanted = COMPONENTS_OF[load].filter((c) => streamed?.has(c) !== true);
+    const windowStored = positional === null && load === STREAMED_STORED && files === undefined;
+    const wanted = COMPONENTS_OF[load].filter((c) => streamed?.has(c) !== true && !(windowStored && c === SegmentComponent.storedFields));
     const bytes = new Map<SegmentComponent, Uint8Array>();
     const handles = new Map<SegmentComponent, RandomAccessFile>();
     const fileOf = (c: SegmentComponent): string => componentFile(info.name, c);
@@ -185,6 +196,12 @@ export class SegmentReader {
       }
     }
     if (streamed !== undefined) parts.postingsStream = await openStream(dir, info, files);
+    if (windowStored) {
+      const file = fileInfo(info, fileOf(SegmentComponent.storedFields));
+      const windowed = await openWindowed(dir, file);
+      parts.stored = StoredFieldsReader.openFile(windowed, file.name);
+      parts.storedWindow = windowed;
+    }
     if (load === SegmentLoad.full || load === SegmentLoad.vectors) parts.vectors = await openVectorFields(dir, info);
     return new SegmentReader(dir, info, load, parts, parts.terms ?? null, parts.postingsBytes ?? null);
   }
@@ -266,6 +283,18 @@ export class SegmentReader {
     if (postingsStream !== undefined) return postingsStream;
     if (postingsFile !== undefined) return postingsFile.stream();
     return new InMemoryPostings(this.postingsBytes, this.positionsBytes);
+  }
+
+  /**
+   * Reads what reading stored doc `docId` next needs when the stored fields are read through a
+   * window (a merge's, see {@link STREAMED_STORED}); null when nothing is to be read.
+   */
+  loadStored(docId: number): Promise<void> | null {
+    const window = this.parts.storedWindow;
+    if (window === undefined) return null;
+    const span = this.stored.blockSpan(docId);
+    if (span === null || window.holds(span.start, span.length)) return null;
+    return window.load(span.start, span.length);
   }
 
   /** Raw `.pst` bytes (for merges, which iterate postings directly). */
@@ -437,6 +466,22 @@ async function openStream(dir: Directory, info: SegmentInfo, files: ReadonlyMap<
   const positions = reader(SegmentComponent.positions);
   for (const { file, read } of [postings, positions]) checkRecordedChecksum(file, await streamChecksumByRange(file, read));
   return PostingsStream.open(postings.read, postings.file.size, positions.read, positions.file.size);
+}
+
+/**
+ * Opens a stored-fields file for reads through a window, its CRC streamed by range first; keeps
+ * its header and block index (which the reader decodes at open anyway).
+ */
+async function openWindowed(dir: Directory, file: FileInfo): Promise<WindowedFile> {
+  const read: RangeReader = (offset, length) => dir.readRange(file.name, offset, length);
+  checkRecordedChecksum(file, await streamChecksumByRange(file, read));
+  const windowed = await WindowedFile.open(file.name, file.size, read, HEADER_LENGTH, FOOTER_LENGTH + 8);
+  const trailer = new Uint8Array(8);
+  windowed.read(trailer, file.size - FOOTER_LENGTH - 8);
+  const indexOffset = new DataView(trailer.buffer).getFloat64(0, true);
+  // A bad offset is refused by the reader's own check; only a plausible one is kept.
+  if (Number.isInteger(indexOffset) && indexOffset >= HEADER_LENGTH && indexOffset < file.size) await windowed.keepFrom(indexOffset);
+  return windowed;
 }
 
 /** {@link streamChecksum} through ranged reads: returns the footer's checksum once every byte matched it. */
