@@ -7,7 +7,7 @@
 import type { DocValuesColumn } from '../codec/doc-values/doc-values-writer.js';
 import type { LiveDocs } from '../codec/live-docs/live-docs.js';
 import { IndexOptions, NO_MORE_DOCS } from '../codec/postings/postings-format.js';
-import { PostingsIterator } from '../codec/postings/postings-reader.js';
+import type { MergePostings } from '../codec/postings/postings-file.js';
 import type { TermEntry } from '../codec/term-dictionary/term-dictionary-reader.js';
 import { TimeSlicer } from '../event-loop.js';
 import { mergeSuggestions } from '../suggest/suggest-merger.js';
@@ -73,11 +73,13 @@ async function mergePostingsPhase(
   slicer: TimeSlicer,
 ): Promise<Map<string, Uint8Array>> {
   const readers = await openAll(sources, SegmentLoad.postings);
-  await mergeField(writer, readers, docMaps, ID_FIELD, IndexOptions.docs, maxDoc, slicer);
+  // One cursor per source for the whole phase: fields are merged in the order they are written.
+  const postings = readers.map((r) => r.mergePostings());
+  await mergeField(writer, readers, postings, docMaps, ID_FIELD, IndexOptions.docs, maxDoc, slicer);
   const textFields = new Set<string>();
   for (const r of readers) for (const f of r.terms.fieldNames) if (f !== ID_FIELD) textFields.add(f);
   for (const field of [...textFields].sort()) {
-    await mergeField(writer, readers, docMaps, field, IndexOptions.docsFreqsPositions, maxDoc, slicer);
+    await mergeField(writer, readers, postings, docMaps, field, IndexOptions.docsFreqsPositions, maxDoc, slicer);
   }
   return writer.take([SegmentComponent.terms, SegmentComponent.postings, SegmentComponent.positions, SegmentComponent.norms]);
 }
@@ -105,10 +107,14 @@ async function mergeStoredPhase(
   for (let i = 0; i < sources.length; i++) {
     const map = docMaps[i];
     if (!map.some((nd) => nd >= 0)) continue;
-    const { stored } = await sources[i].open(SegmentLoad.storedFields);
+    const reader = await sources[i].open(SegmentLoad.storedFields);
+    const stored = reader.stored;
     for (let d = 0; d < map.length; d++) {
       if (map[d] < 0) continue;
       if (slicer.due()) await slicer.yield();
+      // On a merge thread the file is read a window at a time: the doc's block first.
+      const loading = reader.loadStored(d);
+      if (loading !== null) await loading;
       writer.stored.addRaw(stored.getRaw(d));
     }
   }
@@ -160,6 +166,7 @@ async function mergeVectorsPhase(
 async function mergeField(
   writer: SegmentWriter,
   sources: readonly SegmentReader[],
+  postings: readonly MergePostings[],
   docMaps: readonly Int32Array[],
   field: string,
   options: IndexOptions,
@@ -206,7 +213,13 @@ async function mergeField(
       const h = heads[i];
       if (h?.term !== term) continue;
       const map = docMaps[i];
-      const it = new PostingsIterator(sources[i].postingsBytes, sources[i].positionsBytes, h, options);
+      // Terms come in order: the source reads its postings a window at a time, on demand.
+      let it = postings[i].iterator(h, options);
+      if (it === null) {
+        await postings[i].load(h, options);
+        it = postings[i].iterator(h, options);
+        if (it === null) throw new Error(`segment ${sources[i].name}: the postings of ${field}:${term} were not read`);
+      }
       for (let d = it.nextDoc(); d !== NO_MORE_DOCS; d = it.nextDoc()) {
         const nd = map[d];
         if (nd < 0) continue;

@@ -13,6 +13,8 @@ import { FOOTER_LENGTH, HEADER_LENGTH, checkFooterMagic, footerChecksum, verifyC
 import { LiveDocs } from '../codec/live-docs/live-docs.js';
 import { decodeNorms } from '../codec/norms/norms-reader.js';
 import { IndexOptions, NO_MORE_DOCS } from '../codec/postings/postings-format.js';
+import { InMemoryPostings, PostingsFile, PostingsStream, STREAM_CHUNK_BYTES } from '../codec/postings/postings-file.js';
+import type { MergePostings, RangeReader } from '../codec/postings/postings-file.js';
 import { PostingsIterator, SkipDataCache } from '../codec/postings/postings-reader.js';
 import type { BlockBufferPool } from '../codec/postings/postings-reader.js';
 import { TermInfoCache } from '../codec/term-dictionary/term-info-cache.js';
@@ -20,6 +22,7 @@ import type { TermInfo } from '../codec/postings/postings-reader.js';
 import { StoredFieldsReader } from '../codec/stored-fields/stored-fields-reader.js';
 import { TermDictionaryReader } from '../codec/term-dictionary/term-dictionary-reader.js';
 import { VectorFieldReader } from '../vector/vector-field-reader.js';
+import { WindowedFile } from './windowed-file.js';
 import { sharedVectorCache } from '../vector/shared-block-cache.js';
 import { SegmentComponent, componentFile, segmentComponents, vectorFieldFiles } from './segment-component.js';
 import type { OptionalSegmentComponent } from './segment-component.js';
@@ -56,9 +59,31 @@ const COMPONENTS_OF: Readonly<Record<SegmentLoad, readonly SegmentComponent[]>> 
 /**
  * Components read by position when the directory can ({@link Directory.openRandomAccess}): only
  * their index is kept in memory, so a server's memory does not grow with them. Stored fields are
- * about half of an index on disk (45-55% for the benchmark corpora) and are read a block per hit.
+ * about half of an index on disk (45-55% for the benchmark corpora) and are read a block per hit;
+ * postings and positions (most of the rest) a term at a time, through a pool of recently read
+ * terms (postings-file.ts). A merge's postings load reads them by range in term order
+ * ({@link STREAMED}), whatever the directory.
  */
-const KEPT_ON_STORAGE: ReadonlySet<SegmentComponent> = new Set([SegmentComponent.storedFields]);
+const KEPT_ON_STORAGE: Readonly<Partial<Record<SegmentLoad, ReadonlySet<SegmentComponent>>>> = {
+  full: new Set([SegmentComponent.storedFields, SegmentComponent.postings, SegmentComponent.positions]),
+  storedFields: new Set([SegmentComponent.storedFields]),
+};
+
+/**
+ * Components a load reads by range, a window at a time, in the order it uses them: a merge walks
+ * every term of `.pst` and `.pos` once, so it holds a window of each rather than the whole files
+ * (54-77 MB of inputs per merge thread before, the server's peak while pushing).
+ */
+const STREAMED: Readonly<Partial<Record<SegmentLoad, ReadonlySet<SegmentComponent>>>> = {
+  postings: new Set([SegmentComponent.postings, SegmentComponent.positions]),
+};
+
+/**
+ * Stored fields of a `storedFields` load on a directory that cannot read by position (a merge
+ * thread's): read through a window by range ({@link WindowedFile}), the merge loading each block
+ * before it copies its documents ({@link SegmentReader.loadStored}), rather than the whole file.
+ */
+const STREAMED_STORED = SegmentLoad.storedFields;
 
 /** Bytes read at a time when a file kept on storage is checked at open. */
 const VERIFY_CHUNK_BYTES = 1 << 20;
@@ -68,6 +93,12 @@ interface Parts {
   terms?: TermDictionaryReader;
   postingsBytes?: Uint8Array;
   positionsBytes?: Uint8Array;
+  /** `.pst` and `.pos` read by position (instead of the bytes above). */
+  postingsFile?: PostingsFile;
+  /** The window a merge's stored fields are read through (see {@link STREAMED_STORED}). */
+  storedWindow?: WindowedFile;
+  /** `.pst` and `.pos` read in term order by range, for a merge (load `postings`). */
+  postingsStream?: PostingsStream;
   norms?: ReadonlyMap<string, Uint8Array>;
   stored?: StoredFieldsReader;
   docValues?: DocValuesReader;
@@ -116,13 +147,15 @@ export class SegmentReader {
     };
     if (load === SegmentLoad.ids) return SegmentReader.openIds(dir, info, files, read);
     const positional = dir.openRandomAccess === undefined ? null : (dir as PositionalDirectory);
-    const wanted = COMPONENTS_OF[load];
+    const streamed = STREAMED[load];
+    const windowStored = positional === null && load === STREAMED_STORED && files === undefined;
+    const wanted = COMPONENTS_OF[load].filter((c) => streamed?.has(c) !== true && !(windowStored && c === SegmentComponent.storedFields));
     const bytes = new Map<SegmentComponent, Uint8Array>();
     const handles = new Map<SegmentComponent, RandomAccessFile>();
     const fileOf = (c: SegmentComponent): string => componentFile(info.name, c);
     try {
       await Promise.all(wanted.map(async (c) => {
-        if (positional !== null && KEPT_ON_STORAGE.has(c)) handles.set(c, await openVerified(positional, fileInfo(info, fileOf(c)), files?.get(fileOf(c))));
+        if (positional !== null && KEPT_ON_STORAGE[load]?.has(c) === true) handles.set(c, await openVerified(positional, fileInfo(info, fileOf(c)), files?.get(fileOf(c))));
         else bytes.set(c, await read(c));
       }));
     } catch (e) {
@@ -131,13 +164,14 @@ export class SegmentReader {
     }
     const parts: Parts = {};
     const stored = handles.get(SegmentComponent.storedFields);
-    if (stored !== undefined) {
-      try {
-        parts.stored = StoredFieldsReader.openFile(stored, stored.name);
-      } catch (e) {
-        stored.close();
-        throw e;
-      }
+    const postings = handles.get(SegmentComponent.postings);
+    const positions = handles.get(SegmentComponent.positions);
+    try {
+      if (stored !== undefined) parts.stored = StoredFieldsReader.openFile(stored, stored.name);
+      if (postings !== undefined && positions !== undefined) parts.postingsFile = new PostingsFile(postings, positions);
+    } catch (e) {
+      for (const handle of handles.values()) handle.close();
+      throw e;
     }
     for (const [component, data] of bytes) {
       switch (component) {
@@ -160,6 +194,13 @@ export class SegmentReader {
           parts.docValues = decodeDocValues(data, fileOf(component));
           break;
       }
+    }
+    if (streamed !== undefined) parts.postingsStream = await openStream(dir, info, files);
+    if (windowStored) {
+      const file = fileInfo(info, fileOf(SegmentComponent.storedFields));
+      const windowed = await openWindowed(dir, file);
+      parts.stored = StoredFieldsReader.openFile(windowed, file.name);
+      parts.storedWindow = windowed;
     }
     if (load === SegmentLoad.full || load === SegmentLoad.vectors) parts.vectors = await openVectorFields(dir, info);
     return new SegmentReader(dir, info, load, parts, parts.terms ?? null, parts.postingsBytes ?? null);
@@ -227,6 +268,35 @@ export class SegmentReader {
     return this.parts.terms ?? this.missing('the term dictionary');
   }
 
+  /** Whether `.pst` and `.pos` are read by position (then {@link postingsBytes} is not held). */
+  get postingsOnStorage(): boolean {
+    return this.parts.postingsFile !== undefined;
+  }
+
+  /**
+   * How a merge reads this segment's postings, terms in order (see {@link MergePostings}): a window
+   * at a time by range for a `postings` load or a reader that keeps them on storage, else the bytes
+   * in memory.
+   */
+  mergePostings(): MergePostings {
+    const { postingsStream, postingsFile } = this.parts;
+    if (postingsStream !== undefined) return postingsStream;
+    if (postingsFile !== undefined) return postingsFile.stream();
+    return new InMemoryPostings(this.postingsBytes, this.positionsBytes);
+  }
+
+  /**
+   * Reads what reading stored doc `docId` next needs when the stored fields are read through a
+   * window (a merge's, see {@link STREAMED_STORED}); null when nothing is to be read.
+   */
+  loadStored(docId: number): Promise<void> | null {
+    const window = this.parts.storedWindow;
+    if (window === undefined) return null;
+    const span = this.stored.blockSpan(docId);
+    if (span === null || window.holds(span.start, span.length)) return null;
+    return window.load(span.start, span.length);
+  }
+
   /** Raw `.pst` bytes (for merges, which iterate postings directly). */
   get postingsBytes(): Uint8Array {
     return this.parts.postingsBytes ?? this.missing('postings');
@@ -270,6 +340,13 @@ export class SegmentReader {
    * with its block buffers (see BlockBufferPool for how long the iterator may then be used).
    */
   postings(info: TermInfo, buffers: BlockBufferPool | null = null): PostingsIterator {
+    const file = this.parts.postingsFile;
+    if (file !== undefined) {
+      // The term's bytes, read by position or pooled; it is its own skip data and positions source.
+      const term = file.term(info);
+      if (buffers !== null) return buffers.iterator(term.bytes, term, term.info, IndexOptions.docsFreqsPositions, term);
+      return new PostingsIterator(term.bytes, term, term.info, IndexOptions.docsFreqsPositions, term);
+    }
     if (buffers !== null) return buffers.iterator(this.postingsBytes, this.positionsBytes, info, IndexOptions.docsFreqsPositions, this.skipCache);
     return new PostingsIterator(this.postingsBytes, this.positionsBytes, info, IndexOptions.docsFreqsPositions, this.skipCache);
   }
@@ -284,7 +361,7 @@ export class SegmentReader {
     const info = (this.idTerms ?? this.missing('the _id terms')).lookup(ID_FIELD, id);
     if (info === undefined) return [];
     if (info.singletonDoc >= 0) return [info.singletonDoc];
-    const it = new PostingsIterator(this.idPostingsBytes(), null, info, IndexOptions.docs);
+    const it = this.idPostingsIterator(info);
     const docs: number[] = [];
     for (let d = it.nextDoc(); d !== NO_MORE_DOCS; d = it.nextDoc()) docs.push(d);
     return docs;
@@ -313,7 +390,7 @@ export class SegmentReader {
       for (const entry of (this.idTerms ?? this.missing('the _id terms')).terms(ID_FIELD)) {
         if (entry.singletonDoc >= 0) ids[entry.singletonDoc] = entry.term;
         else {
-          const it = new PostingsIterator(this.idPostingsBytes(), null, entry, IndexOptions.docs);
+          const it = this.idPostingsIterator(entry);
           for (let d = it.nextDoc(); d !== NO_MORE_DOCS; d = it.nextDoc()) ids[d] = entry.term;
         }
       }
@@ -324,6 +401,16 @@ export class SegmentReader {
 
   private missing(part: string): never {
     throw new Error(`segment ${this.info.name} was opened with load "${this.load}", which does not hold ${part}`);
+  }
+
+  /** An iterator over the docs of an `_id` term that has several. */
+  private idPostingsIterator(info: TermInfo): PostingsIterator {
+    const file = this.parts.postingsFile;
+    if (this.idPostings === null && file !== undefined) {
+      const term = file.term(info, false);
+      return new PostingsIterator(term.bytes, null, term.info, IndexOptions.docs);
+    }
+    return new PostingsIterator(this.idPostingsBytes(), null, info, IndexOptions.docs);
   }
 
   private idPostingsBytes(): Uint8Array {
@@ -359,6 +446,70 @@ async function openVectorFields(dir: Directory, info: SegmentInfo): Promise<Read
     fields.set(field.field, reader);
   }
   return fields;
+}
+
+/**
+ * Opens a segment's `.pst` and `.pos` for a merge's reads by range ({@link STREAMED}), each
+ * checked against the manifest's record first, its CRC streamed a chunk at a time: corruption is
+ * refused before the merge reads a term.
+ */
+async function openStream(dir: Directory, info: SegmentInfo, files: ReadonlyMap<string, Uint8Array> | undefined): Promise<PostingsStream> {
+  const reader = (c: SegmentComponent): { file: FileInfo; read: RangeReader } => {
+    const file = fileInfo(info, componentFile(info.name, c));
+    const inMemory = files?.get(file.name);
+    const read: RangeReader = inMemory === undefined
+      ? (offset, length) => dir.readRange(file.name, offset, length)
+      : (offset, length) => Promise.resolve(inMemory.subarray(offset, offset + length));
+    return { file, read };
+  };
+  const postings = reader(SegmentComponent.postings);
+  const positions = reader(SegmentComponent.positions);
+  for (const { file, read } of [postings, positions]) checkRecordedChecksum(file, await streamChecksumByRange(file, read));
+  return PostingsStream.open(postings.read, postings.file.size, positions.read, positions.file.size);
+}
+
+/**
+ * Opens a stored-fields file for reads through a window, its CRC streamed by range first; keeps
+ * its header and block index (which the reader decodes at open anyway).
+ */
+async function openWindowed(dir: Directory, file: FileInfo): Promise<WindowedFile> {
+  const read: RangeReader = (offset, length) => dir.readRange(file.name, offset, length);
+  checkRecordedChecksum(file, await streamChecksumByRange(file, read));
+  const windowed = await WindowedFile.open(file.name, file.size, read, HEADER_LENGTH, FOOTER_LENGTH + 8);
+  const trailer = new Uint8Array(8);
+  windowed.read(trailer, file.size - FOOTER_LENGTH - 8);
+  const indexOffset = new DataView(trailer.buffer).getFloat64(0, true);
+  // A bad offset is refused by the reader's own check; only a plausible one is kept.
+  if (Number.isInteger(indexOffset) && indexOffset >= HEADER_LENGTH && indexOffset < file.size) await windowed.keepFrom(indexOffset);
+  return windowed;
+}
+
+/** {@link streamChecksum} through ranged reads: returns the footer's checksum once every byte matched it. */
+async function streamChecksumByRange(file: FileInfo, read: RangeReader): Promise<number> {
+  const name = file.name;
+  if (file.size < HEADER_LENGTH + FOOTER_LENGTH) {
+    throw new YarrowError(ErrorCode.corruptIndex, `${name}: ${file.size} bytes is too short for an index file (truncated?)`, { source: name });
+  }
+  const footer = await read(file.size - FOOTER_LENGTH, FOOTER_LENGTH);
+  if (footer.length !== FOOTER_LENGTH) throw shortRead(name);
+  checkFooterMagic(footer, name);
+  const stored = footerChecksum(footer, name);
+  const covered = file.size - 4;
+  let crc = 0;
+  for (let pos = 0; pos < covered;) {
+    const part = await read(pos, Math.min(STREAM_CHUNK_BYTES, covered - pos));
+    if (part.length === 0) throw shortRead(name);
+    crc = crc32(part, crc);
+    pos += part.length;
+  }
+  if (stored !== crc >>> 0) {
+    throw new YarrowError(ErrorCode.corruptIndex, `${name}: checksum mismatch (stored ${hex(stored)}, computed ${hex(crc >>> 0)})`, {
+      source: name,
+      expected: hex(stored),
+      actual: hex(crc >>> 0),
+    });
+  }
+  return stored;
 }
 
 /** A directory that reads files by position. */

@@ -144,3 +144,78 @@ describe('segment reader, stored fields read by position', () => {
     await assert.rejects(Index.open(await LocalDirectory.open(path), { readOnly: true }), isCorrupt(new RegExp(`${first}: content checksum`)));
   });
 });
+
+describe('segment reader, postings and positions read by position', () => {
+  /** Queries that read postings every way a search does: terms, conjunctions, phrases (positions), prefixes, fuzzy terms. */
+  function queries(index: Index): unknown[] {
+    const requests = [
+      { query: { match: { body: 'common' } }, size: 1000 },
+      { query: { match: { body: { query: 'lorem ipsum number', operator: 'and' } } }, size: 50 },
+      { query: { match: { body: 'lorem ipsum replaced' } }, size: 50 },
+      { query: { match_phrase: { body: 'ipsum lorem ipsum' } }, size: 1000 },
+      { query: { match_phrase: { title: 'of segment 1' } }, size: 20 },
+      { query: { prefix: { title: 'segm' } }, size: 5 },
+      { query: { multi_match: { query: 'title common 5', fields: ['title', 'body'] } }, size: 30 },
+      { query: { fuzzy: { title: 'segmnt' } }, size: 5 },
+    ];
+    return requests.map((r) => {
+      const response = index.search(r);
+      return { total: response.total, hits: response.hits };
+    });
+  }
+
+  it('returns the same hits, scores and totals as readers of the same files in memory', async () => {
+    const { path } = await threeSegments();
+    const local = await Index.open(await LocalDirectory.open(path), { readOnly: true });
+    const memory = await Index.open(await inMemoryCopy(path), { readOnly: true });
+    try {
+      const fromMemory = queries(memory);
+      assert.ok((fromMemory[3] as { hits: unknown[] }).hits.length > 0, 'the phrase matches');
+      // Twice: terms read from the files, then from the pool.
+      assert.deepEqual(queries(local), fromMemory);
+      assert.deepEqual(queries(local), fromMemory);
+    } finally {
+      await local.close();
+      await memory.close();
+    }
+  });
+
+  it('holds no postings or positions bytes of its own', async () => {
+    const { path } = await threeSegments();
+    const local = await Index.open(await LocalDirectory.open(path), { readOnly: true });
+    const memory = await Index.open(await inMemoryCopy(path), { readOnly: true });
+    const onStorage = local.reader().acquireSnapshot();
+    const inMemory = memory.reader().acquireSnapshot();
+    try {
+      assert.equal(onStorage.segments.length, 3);
+      for (const { reader } of onStorage.segments) {
+        assert.equal(reader.postingsOnStorage, true);
+        assert.throws(() => reader.postingsBytes, /does not hold postings/);
+        assert.throws(() => reader.positionsBytes, /does not hold positions/);
+      }
+      for (const { reader } of inMemory.segments) assert.ok(reader.postingsBytes.length > 0);
+    } finally {
+      onStorage.release();
+      inMemory.release();
+      await local.close();
+      await memory.close();
+    }
+  });
+
+  it('reads postings from the file, not from a copy taken at open', async () => {
+    const { path } = await threeSegments();
+    const local = await Index.open(await LocalDirectory.open(path), { readOnly: true });
+    try {
+      // Same length, same file: a reader holding the bytes would not notice; one reading by
+      // position finds bit widths no block has.
+      for (const name of (await readdir(path)).filter((n) => n.endsWith('.pst'))) {
+        const bytes = await readFile(join(path, name));
+        bytes.fill(0xff, 8, bytes.length - 64);
+        await writeFile(join(path, name), bytes);
+      }
+      assert.throws(() => everything(local), isCorrupt(/\.pst: |bit-packed block/));
+    } finally {
+      await local.close();
+    }
+  });
+});

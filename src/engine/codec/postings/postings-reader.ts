@@ -138,13 +138,34 @@ export class SkipData {
 }
 
 /**
+ * Where an iterator gets a term's skip data: a {@link SkipDataCache} (one per postings file in
+ * memory), or the term's own entry when its postings are read by position (postings-file.ts).
+ */
+export interface SkipSource {
+  /** The skip data of the term `info` of `bytes`. */
+  get(bytes: Uint8Array, info: TermInfo, hasFreqs: boolean, hasPositions: boolean): SkipData;
+}
+
+/**
+ * A term's positions read on first use: a query that reads none (all but phrases) reads no
+ * `.pos` bytes when the postings are read by position (postings-file.ts).
+ */
+export interface PositionsSource {
+  /** The term's positions, at the offsets its (rebased) TermInfo gives. */
+  positionsBytes(): Uint8Array;
+}
+
+/** The positions an iterator reads: in memory, read on first use, or none. */
+export type Positions = Uint8Array | PositionsSource | null;
+
+/**
  * Skip data of one segment's terms, by postings offset (a singleton, which has no postings of its
  * own, by its dictionary entry): a frequent term's block headers are decoded once rather than at
  * every query, and a rare term's one-block figures are not rebuilt either (less work and less
  * garbage per query, fewer GC pauses in the latency tail). Bounded by the blocks it holds (16k
  * blocks, about 280 KB); when full it starts over.
  */
-export class SkipDataCache {
+export class SkipDataCache implements SkipSource {
   private readonly entries = new Map<number, SkipData>();
   /** Singletons by their (cached, so reused) TermInfo object. */
   private readonly singletons = new Map<TermInfo, SkipData>();
@@ -236,7 +257,7 @@ export class BlockBufferPool {
    * segment either (most of a short query's garbage). It may be used until the pool is released
    * to a mark from before this call, as the pair itself; past the pool's bound, a new iterator.
    */
-  iterator(bytes: Uint8Array, positions: Uint8Array | null, info: TermInfo, options: IndexOptions, skipCache: SkipDataCache | null): PostingsIterator {
+  iterator(bytes: Uint8Array, positions: Positions, info: TermInfo, options: IndexOptions, skipCache: SkipSource | null): PostingsIterator {
     const used = this.used;
     const kept = used < this.maxPairs ? this.iterators[used] : undefined;
     if (kept === undefined) {
@@ -278,7 +299,7 @@ export class PostingsIterator {
   private freqs: Uint32Array;
   private hasFreqs!: boolean;
   private bytes!: Uint8Array;
-  private positions!: Uint8Array | null;
+  private positions!: Positions;
   private info!: TermInfo;
   /** Index of the decoded block, -1 when none. */
   private block = -1;
@@ -311,10 +332,10 @@ export class PostingsIterator {
    */
   constructor(
     bytes: Uint8Array,
-    positions: Uint8Array | null,
+    positions: Positions,
     info: TermInfo,
     options: IndexOptions,
-    skipCache: SkipDataCache | null = null,
+    skipCache: SkipSource | null = null,
     buffers: BlockBufferPool | null = null,
   ) {
     // A rare term's buffers hold its few docs rather than a whole block: most iterators of a query
@@ -341,7 +362,7 @@ export class PostingsIterator {
    * Aims this iterator at another term (of any segment), before its first doc; its block buffers
    * must hold a whole block ({@link BlockBufferPool.iterator}'s do).
    */
-  reset(bytes: Uint8Array, positions: Uint8Array | null, info: TermInfo, options: IndexOptions, skipCache: SkipDataCache | null): void {
+  reset(bytes: Uint8Array, positions: Positions, info: TermInfo, options: IndexOptions, skipCache: SkipSource | null): void {
     this.bytes = bytes;
     this.positions = positions;
     this.info = info;
@@ -501,7 +522,11 @@ export class PostingsIterator {
   /** Reads the positions of the current doc into `out` (which must hold freq() entries). */
   readPositions(out: Int32Array): number {
     if (this.positions === null || !this.hasFreqs) return 0;
-    const r = (this.posReader ??= new ByteReader(this.positions, this.posBlockStart));
+    let r = this.posReader;
+    if (r === null) {
+      const p = this.positions;
+      r = this.posReader = new ByteReader(p instanceof Uint8Array ? p : p.positionsBytes(), this.posBlockStart);
+    }
     if (this.pendingFreqs >= 0) this.decodeFreqs();
     // Skip the positions of the docs of this block before the current one.
     const freqs = this.freqs;

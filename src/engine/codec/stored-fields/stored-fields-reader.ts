@@ -134,6 +134,19 @@ export class StoredFieldsReader {
     return decoder.decode(block.data.subarray(starts[i], end));
   }
 
+  /**
+   * The byte range of the compressed block that holds `docId`, or null when reading the doc reads
+   * no bytes (its block is the current one): what a reader over a window of the file
+   * (segment/windowed-file.ts) loads before {@link getRaw}.
+   */
+  blockSpan(docId: number): { start: number; length: number } | null {
+    const first = this.blockFirstDoc;
+    const block = this.current;
+    if (block !== null && docId >= first[block.block] && docId < first[block.block + 1]) return null;
+    const b = this.blockOf(docId);
+    return { start: this.blockOffset[b], length: this.blockOffset[b + 1] - this.blockOffset[b] };
+  }
+
   private blockOf(docId: number): number {
     const first = this.blockFirstDoc;
     let lo = 0;
