@@ -4,14 +4,14 @@
  * files in memory, corruption still refused at open.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, readdir, rm, truncate, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ErrorCode, YarrowError } from '../../../src/engine/errors.js';
 import { Index } from '../../../src/engine/search-index.js';
 import { LocalDirectory } from '../../../src/storage/local-directory.js';
 import { MemoryDirectory } from '../../../src/storage/memory-directory.js';
+import { temporaryDirectories } from '../../helpers/temp-dirs.js';
 
 const mapping = {
   fields: {
@@ -21,15 +21,7 @@ const mapping = {
   },
 } as const;
 
-const temps: string[] = [];
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'yarrow-positional-'));
-  temps.push(dir);
-  return dir;
-}
-after(async () => {
-  for (const d of temps) await rm(d, { recursive: true, force: true });
-});
+const tempDir = temporaryDirectories('yarrow-positional-');
 
 /** Every hit of a query that matches every doc, with scores and stored fields. */
 function everything(index: Index): unknown {

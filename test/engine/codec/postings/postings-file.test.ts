@@ -5,10 +5,9 @@
  * versions.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { PostingsFile, PostingsStream } from '../../../../src/engine/codec/postings/postings-file.js';
 import { IndexOptions, NO_MORE_DOCS } from '../../../../src/engine/codec/postings/postings-format.js';
@@ -16,11 +15,9 @@ import type { TermInfo } from '../../../../src/engine/codec/postings/postings-fo
 import { PostingsIterator } from '../../../../src/engine/codec/postings/postings-reader.js';
 import { PostingsWriter } from '../../../../src/engine/codec/postings/postings-writer.js';
 import { LocalRandomAccessFile } from '../../../../src/storage/local-random-access-file.js';
+import { temporaryDirectories } from '../../../helpers/temp-dirs.js';
 
-const temps: string[] = [];
-after(async () => {
-  for (const d of temps) await rm(d, { recursive: true, force: true });
-});
+const tempDir = temporaryDirectories('yarrow-postings-file-');
 
 /** A term: ascending docs, each with its positions (empty lists for a docs-only term). */
 type Term = { docs: number[]; positions: number[][]; docsOnly: boolean };
@@ -45,8 +42,7 @@ async function writeTerms(terms: readonly Term[], norms: Uint8Array, version: 1 
     return writer.addTerm(IndexOptions.docsFreqsPositions, t.docs.length, t.docs, sorted.map((p) => p.length), sorted.flat(), norms);
   });
   const { postings, positions } = writer.finish();
-  const dir = await mkdtemp(join(tmpdir(), 'yarrow-postings-file-'));
-  temps.push(dir);
+  const dir = await tempDir();
   await writeFile(join(dir, 'a.pst'), postings);
   await writeFile(join(dir, 'a.pos'), positions);
   const file = new PostingsFile(LocalRandomAccessFile.open('a.pst', join(dir, 'a.pst')), LocalRandomAccessFile.open('a.pos', join(dir, 'a.pos')));
