@@ -12,6 +12,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { BulkWorkerStarter } from '../engine/index.js';
+import { setV8BooleanFlagUntilExit } from './run-time-v8-flag.js';
 
 /** Threads that parse and invert files: the machine's cores, the main thread reads and commits between them. */
 export const BULK_THREADS = 2;
@@ -37,9 +38,21 @@ function earlyThreads(): EarlyThread[] {
   return (shared[EARLY] ??= []);
 }
 
-/** Starts one bundled thread, or returns undefined outside the bundled CLI. */
+/**
+ * Starts one bundled thread, or returns undefined outside the bundled CLI. The thread compiles its
+ * optimised code itself rather than on V8's shared helper threads (`--no-concurrent-recompilation`
+ * for the isolates created from now on, as `compileOnWorkerThreads` does for the servers' threads).
+ * A bulk thread's code is optimised while a load runs, its write-out (twice a thread) late, and
+ * much of it again after deoptimisations: ~245 TurboFan compilations per thread in an npm load.
+ * Per-thread CPU read from /proc (issue 17): V8's helper threads held ~1.85 s of an npm load's
+ * CPU, beside ~1.3-1.5 s per bulk thread; compiling on the threads themselves, the helpers' share
+ * fell to ~0.3 s and `index file`'s user+sys by ~9% (docs/performance.md, "Eighth pass"), while
+ * the threads no longer run slow code until a helper gets to it. The event loop's isolate, created
+ * earlier, still compiles concurrently. The flag is not in the hash that stamps code caches.
+ */
 function startBundled(): Worker | undefined {
   if (typeof YARROW_BULK_WORKER_BUNDLE !== 'string') return undefined;
+  setV8BooleanFlagUntilExit('concurrent-recompilation', false, true);
   // import.meta.url is that of dist/cli/bulk-prestart.js in either bundle (scripts/build-cli.ts).
   return new Worker(new URL(`../${YARROW_BULK_WORKER_BUNDLE}`, import.meta.url), { workerData: null });
 }
