@@ -105,7 +105,8 @@ export class BulkBuffer {
         const text = input.toString('utf8', at, lineEnd);
         if (!isBlankLine(text)) {
           const raw = parseJsonLine(text, source, line);
-          if (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && !('_id' in raw)) {
+          // `_id: null` counts as no id (`readId`), so it gets its line's id too.
+          if (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && ((raw as Record<string, unknown>)._id ?? null) === null) {
             (raw as Record<string, unknown>)._id = lineDocumentId(idPrefix, line);
           }
           const doc = validateDocument(mapping, raw, { source, line });

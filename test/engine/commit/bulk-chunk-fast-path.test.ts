@@ -142,6 +142,17 @@ describe('bulk load fast path', () => {
     }
   });
 
+  it('gives a line with `_id: null` its line\'s id, as a line without `_id`', () => {
+    for (const fast of [true, false]) {
+      const ids = (chunk: string): readonly string[] => {
+        const buffer = new BulkBuffer(mapping, getAnalyzer, fast);
+        buffer.addChunk(Buffer.from(chunk), 1, 'input.jsonl', 'test:');
+        return buffer.buffer.docIds;
+      };
+      assert.deepEqual(ids('{"_id":"a"}\n{"_id":null,"title":"n"}\n'), ids('{"_id":"a"}\n{"title":"n"}\n'));
+    }
+  });
+
   it('leaves mappings it does not cover to the general path', () => {
     // Mappings the fast path does not cover.
     assert.equal(flatPlanOf(parseMapping({ fields: { 'a.b': english } }, 'dotted')), null);
