@@ -54,7 +54,7 @@ const SOURCE = '_index body';
  * batch is logged, to go into the segment buffer with its text inverted from its bytes. No object
  * per document is kept in between (an 8 MB body's documents, their stored JSON and their log
  * text held this thread's heap at ~100 MB and made most of its collections; issue 17). A line the
- * byte reader does not take (non-ASCII text, escaped keys, no `_id`...) is parsed and validated as
+ * byte reader does not take (escaped keys, no `_id`...) is parsed and validated as
  * a JS object and kept as such, as before.
  *
  * Anything else falls back to {@link SplitBatch} for the whole body, from its first byte: a body

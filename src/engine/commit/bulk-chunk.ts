@@ -150,9 +150,10 @@ export class BulkBuffer {
 }
 
 /**
- * The line the fast path read last, as {@link ByteValues}: a text field whose value is a string
- * {@link isSimpleString} calls is inverted from the line's bytes (the reader takes only ASCII
- * values); any other value from its string, which the reader makes then if it has not yet.
+ * The line the fast path read last, as {@link ByteValues}: a text field whose value is an ASCII
+ * string {@link isSimpleString} calls is inverted from the line's bytes; any other value from its
+ * string, which the reader makes then if it has not yet (for a non-ASCII one, from that value's
+ * bytes alone: the byte scan stands for the tokenizer on ASCII only).
  */
 export class AsciiLine implements ByteValues {
   private bytes: Uint8Array = new Uint8Array(0);
@@ -175,7 +176,7 @@ export class AsciiLine implements ByteValues {
     const slot = this.slots.get(inverter.field);
     const plan = this.plan;
     if (slot === undefined || !isSimpleString(plan, slot)) return false;
-    if (inverter.invertAscii(docId, this.bytes, plan.starts[slot] + 1, plan.ends[slot] - 1)) return true;
+    if (plan.highs[slot] === 0 && inverter.invertAscii(docId, this.bytes, plan.starts[slot] + 1, plan.ends[slot] - 1)) return true;
     // The inverter needs the string, which the reader may not have made yet.
     this.reader.resolve(slot);
     return false;
