@@ -167,7 +167,6 @@ export class BodyBatch {
    */
   private readonly check = (bytes: Buffer, start: number, end: number, line: number): boolean => {
     if (isBlank(bytes, start, end)) return true;
-    if (invalidUtf8Offset(bytes.subarray(start, end)) >= 0) return false;
     backgroundPauser()?.point();
     const record = (this.record ??= new WalRecordBytes(Math.max(1 << 20, 2 * (this.chunks[0]?.length ?? 0)), this.spare()));
     const flat = this.flat;
@@ -186,6 +185,9 @@ export class BodyBatch {
         return true;
       }
     }
+    // The byte reader takes no ill-formed UTF-8 (`flat-json-bytes.ts`); decoding would make it
+    // U+FFFD, so such a line goes to the general form, which refuses it.
+    if (invalidUtf8Offset(bytes.subarray(start, end)) >= 0) return false;
     let d: PreparedDocument;
     try {
       const value: unknown = JSON.parse(bytes.toString('utf8', start, end));
