@@ -54,7 +54,7 @@ const SOURCE = '_index body';
  * batch is logged, to go into the segment buffer with its text inverted from its bytes. No object
  * per document is kept in between (an 8 MB body's documents, their stored JSON and their log
  * text held this thread's heap at ~100 MB and made most of its collections; issue 17). A line the
- * byte reader does not take (non-ASCII text, escaped keys, no `_id`...) is parsed and validated as
+ * byte reader does not take (escaped keys, no `_id`...) is parsed and validated as
  * a JS object and kept as such, as before.
  *
  * Anything else falls back to {@link SplitBatch} for the whole body, from its first byte: a body
@@ -167,7 +167,6 @@ export class BodyBatch {
    */
   private readonly check = (bytes: Buffer, start: number, end: number, line: number): boolean => {
     if (isBlank(bytes, start, end)) return true;
-    if (invalidUtf8Offset(bytes.subarray(start, end)) >= 0) return false;
     backgroundPauser()?.point();
     const record = (this.record ??= new WalRecordBytes(Math.max(1 << 20, 2 * (this.chunks[0]?.length ?? 0)), this.spare()));
     const flat = this.flat;
@@ -186,6 +185,9 @@ export class BodyBatch {
         return true;
       }
     }
+    // The byte reader takes no ill-formed UTF-8 (`flat-json-bytes.ts`); decoding would make it
+    // U+FFFD, so such a line goes to the general form, which refuses it.
+    if (invalidUtf8Offset(bytes.subarray(start, end)) >= 0) return false;
     let d: PreparedDocument;
     try {
       const value: unknown = JSON.parse(bytes.toString('utf8', start, end));

@@ -105,7 +105,8 @@ export class BulkBuffer {
         const text = input.toString('utf8', at, lineEnd);
         if (!isBlankLine(text)) {
           const raw = parseJsonLine(text, source, line);
-          if (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && !('_id' in raw)) {
+          // `_id: null` counts as no id (`readId`), so it gets its line's id too.
+          if (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && ((raw as Record<string, unknown>)._id ?? null) === null) {
             (raw as Record<string, unknown>)._id = lineDocumentId(idPrefix, line);
           }
           const doc = validateDocument(mapping, raw, { source, line });
@@ -149,9 +150,10 @@ export class BulkBuffer {
 }
 
 /**
- * The line the fast path read last, as {@link ByteValues}: a text field whose value is a string
- * {@link isSimpleString} calls is inverted from the line's bytes (the reader takes only ASCII
- * values); any other value from its string, which the reader makes then if it has not yet.
+ * The line the fast path read last, as {@link ByteValues}: a text field whose value is an ASCII
+ * string {@link isSimpleString} calls is inverted from the line's bytes; any other value from its
+ * string, which the reader makes then if it has not yet (for a non-ASCII one, from that value's
+ * bytes alone: the byte scan stands for the tokenizer on ASCII only).
  */
 export class AsciiLine implements ByteValues {
   private bytes: Uint8Array = new Uint8Array(0);
@@ -174,7 +176,7 @@ export class AsciiLine implements ByteValues {
     const slot = this.slots.get(inverter.field);
     const plan = this.plan;
     if (slot === undefined || !isSimpleString(plan, slot)) return false;
-    if (inverter.invertAscii(docId, this.bytes, plan.starts[slot] + 1, plan.ends[slot] - 1)) return true;
+    if (plan.highs[slot] === 0 && inverter.invertAscii(docId, this.bytes, plan.starts[slot] + 1, plan.ends[slot] - 1)) return true;
     // The inverter needs the string, which the reader may not have made yet.
     this.reader.resolve(slot);
     return false;

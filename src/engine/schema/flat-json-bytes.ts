@@ -2,20 +2,26 @@
  * The flat-line fast path (plan in `flat-json-line.ts`) over a line's UTF-8 bytes, for the common
  * line of a bulk load. One pass over the bytes checks the JSON grammar and notes where the value of
  * each mapped key lies; no string is made for the line, none for a text value that only an
- * inverter reads (it inverts the value's bytes, `FieldInverter.invertAscii`, and asks for the
- * string only if it cannot), no object for the document, and the stored JSON is put together as
- * UTF-8 from the line's own bytes, straight into the stored fields writer's open block when the
- * reader is given one (else into a buffer of its own, for `StoredFieldsWriter.addRawBytes`).
+ * inverter reads (it inverts an ASCII value's bytes, `FieldInverter.invertAscii`, and asks for the
+ * string only if it cannot: then only that value is decoded), no object for the document, and the
+ * stored JSON is put together as UTF-8 from the line's own bytes, straight into the stored fields
+ * writer's open block when the reader is given one (else into a buffer of its own, for
+ * `StoredFieldsWriter.addRawBytes`).
  *
  * It is exact, not approximate: whatever it returns equals what decoding the line, `JSON.parse`,
  * `validateDocument` and `JSON.stringify(doc.stored)` give (the property tests pin it), and
  * whenever it is not sure it returns null and the caller takes that general path, which also words
  * every error: escaped keys, a mapped key twice, `_id: null`, anything that is not valid JSON,
- * nesting deeper than {@link MAX_DEPTH}, and a byte above 0x7f in a key or a mapped value
- * (non-ASCII text goes by its string, which `invertAscii` needs anyway). Such bytes in unmapped
- * values are skipped: decoding never turns them into a quote or a backslash, nor an ASCII byte
- * into anything else, so they change neither the JSON's shape nor anything the document keeps.
- * Type errors of mapped values are thrown by the general path's own checks (`readId`,
+ * nesting deeper than {@link MAX_DEPTH}, and any byte sequence that is not well-formed UTF-8
+ * inside a string (the general path decodes it to U+FFFD; outside strings no byte above 0x7f is
+ * taken at all). Well-formed UTF-8 in strings, keys included, is taken as it is: decoding it
+ * gives the same characters whether the whole line or one value is decoded, `JSON.stringify`
+ * writes them back as the same bytes (it escapes only lone surrogates, which UTF-8 cannot hold),
+ * and UTF-8 never encodes anything but an ASCII character with a byte below 0x80, so such bytes
+ * change neither the JSON's shape nor the stored copy. Their value's string is then made with
+ * `utf8Slice` (issue 17: non-ASCII lines, 2-4% of the package corpora and most of a corpus in
+ * another language, took `JSON.parse`, `validateDocument` and `JSON.stringify`, ~30% of a bulk
+ * thread's reading time). Type errors of mapped values are thrown by the general path's own checks (`readId`,
  * `checkValue`) on the same JS values in the same order, after the whole line has been read, so a
  * line that is both invalid JSON and badly typed still reports its JSON first.
  */
@@ -47,7 +53,7 @@ const stringClass = ((): Uint8Array => {
 let wordsView: DataView = new DataView(new ArrayBuffer(0));
 let wordsOf: Uint8Array | null = null;
 
-/** What the last scan found, besides where it ended: the {@link Kind} of a string, and whether a byte above 0x7f was in the value. */
+/** What the last scan found, besides where it ended: the {@link Kind} of a string, and whether a (well-formed UTF-8) byte above 0x7f was in the value. */
 let scannedKind = 0;
 let scannedHigh = false;
 
@@ -141,7 +147,7 @@ export class FlatLineBytes {
     const values = this.deferred[slot];
     const { kinds, starts, ends } = this.plan;
     const kind = kinds[slot];
-    if (values !== null && (kind === Kind.plainString || kind === Kind.shortEscapedString)) values[0] = stringOf(kind, this.bytes, starts[slot], ends[slot]);
+    if (values !== null && (kind === Kind.plainString || kind === Kind.shortEscapedString)) values[0] = stringOf(kind, this.bytes, starts[slot], ends[slot], this.plan.highs[slot]);
   }
 
   /**
@@ -157,7 +163,7 @@ export class FlatLineBytes {
       this.bytes = bytes;
       this.plain = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     }
-    const { fields, kinds, starts, ends } = this.plan;
+    const { fields, kinds, starts, ends, highs } = this.plan;
     const n = fields.length;
     const values = this.values;
     // The checks in the general path's order: `_id`, then the fields.
@@ -177,10 +183,10 @@ export class FlatLineBytes {
     } else if (idKind === Kind.plainString) {
       // `readId` of a string only refuses an empty one: a non-empty one needs neither the call
       // nor the location object made for it (one per line).
-      id = ends[n] - starts[n] > 2 ? latin1(bytes, starts[n] + 1, ends[n] - 1) : readId('', { source, line })!;
+      id = ends[n] - starts[n] > 2 ? text(bytes, starts[n] + 1, ends[n] - 1, highs[n]) : readId('', { source, line })!;
       this.copyLine(starts[n], ends[n]);
     } else {
-      const raw = valueOf(idKind, bytes, starts[n], ends[n]);
+      const raw = valueOf(idKind, bytes, starts[n], ends[n], highs[n]);
       // `_id: null` is left to the general path (it then derives an id).
       if (raw === null) return null;
       id = readId(raw, { source, line })!;
@@ -194,11 +200,11 @@ export class FlatLineBytes {
       const kind = kinds[s];
       if ((kind === Kind.plainString || kind === Kind.shortEscapedString) && f.baseType === 'text') {
         // A string is a valid value of any text field: `checkValue` would return it as is.
-        values.set(f.name, this.deferred[s] ?? [stringOf(kind, bytes, starts[s], ends[s])]);
+        values.set(f.name, this.deferred[s] ?? [stringOf(kind, bytes, starts[s], ends[s], highs[s])]);
         if (f.store) this.storeRaw(s);
         continue;
       }
-      const v = kind === Kind.absent ? undefined : valueOf(kind, bytes, starts[s], ends[s]);
+      const v = kind === Kind.absent ? undefined : valueOf(kind, bytes, starts[s], ends[s], highs[s]);
       values.set(f.name, checkValue(v, false, f, { source, line }));
       if (!f.store || v === undefined || v === null) continue;
       if (kind === Kind.literal || kind === Kind.plainString || kind === Kind.shortEscapedString || (kind === Kind.number && isCanonicalInteger(bytes, starts[s], ends[s]))) {
@@ -221,7 +227,7 @@ export class FlatLineBytes {
       wordsOf = bytes;
       wordsView = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     }
-    const { kinds, starts, ends } = this.plan;
+    const { kinds, starts, ends, highs } = this.plan;
     // A loop, not `fill`: a handful of slots cost less than the call.
     for (let s = 0; s < kinds.length; s++) kinds[s] = Kind.absent;
     let i = skipSpace(bytes, start, end);
@@ -233,12 +239,8 @@ export class FlatLineBytes {
       for (;;) {
         if (i >= end || bytes[i] !== 0x22) return false;
         const keyStart = i + 1;
-        let k = keyStart;
-        // An escaped key may spell a mapped name; a control character is invalid JSON; a
-        // non-ASCII key is left to the general path.
-        k = plainWordsEnd(k, end);
-        while (k < end && stringClass[bytes[k]] === PLAIN) k++;
-        if (k >= end || bytes[k] !== 0x22) return false;
+        const k = scanKey(bytes, keyStart, end);
+        if (k < 0) return false;
         const slot = this.slotOf(bytes, keyStart, k);
         i = skipSpace(bytes, k + 1, end);
         if (i >= end || bytes[i] !== 0x3a /* : */) return false;
@@ -266,8 +268,9 @@ export class FlatLineBytes {
         if (i < 0) return false;
         if (slot >= 0) {
           // A repeated mapped key: JSON.parse keeps the last; leave that to it.
-          if (scannedHigh || kinds[slot] !== Kind.absent) return false;
+          if (kinds[slot] !== Kind.absent) return false;
           kinds[slot] = kind;
+          highs[slot] = scannedHigh ? 1 : 0;
           starts[slot] = valueStart;
           ends[slot] = i;
         }
@@ -392,16 +395,24 @@ function latin1(bytes: Buffer, start: number, end: number): string {
   return (bytes as Buffer & { latin1Slice(start: number, end: number): string }).latin1Slice(start, end);
 }
 
-/** The string of a (valid, ASCII) JSON string of {@link Kind} `kind` at `bytes[start, end)`, quotes included. */
-function stringOf(kind: number, bytes: Buffer, start: number, end: number): string {
-  return kind === Kind.plainString ? latin1(bytes, start + 1, end - 1) : (JSON.parse(latin1(bytes, start, end)) as string);
+/**
+ * `bytes[start, end)`, well-formed UTF-8, as a string: `utf8Slice` (what `toString('utf8', ...)`
+ * calls, see {@link latin1}) when `high` says a byte is above 0x7f, else the cheaper latin1.
+ */
+function text(bytes: Buffer, start: number, end: number, high: number): string {
+  return high === 0 ? latin1(bytes, start, end) : (bytes as Buffer & { utf8Slice(start: number, end: number): string }).utf8Slice(start, end);
 }
 
-/** The JS value of a mapped value the scan found valid (and ASCII: latin1 is then UTF-8). */
-function valueOf(kind: number, bytes: Buffer, start: number, end: number): unknown {
+/** The string of a valid JSON string of {@link Kind} `kind` at `bytes[start, end)`, quotes included (`high`: see {@link text}). */
+function stringOf(kind: number, bytes: Buffer, start: number, end: number, high: number): string {
+  return kind === Kind.plainString ? text(bytes, start + 1, end - 1, high) : (JSON.parse(text(bytes, start, end, high)) as string);
+}
+
+/** The JS value of a mapped value the scan found valid (`high`: see {@link text}). */
+function valueOf(kind: number, bytes: Buffer, start: number, end: number, high: number): unknown {
   switch (kind) {
     case Kind.plainString:
-      return latin1(bytes, start + 1, end - 1);
+      return text(bytes, start + 1, end - 1, high);
     case Kind.number:
       // Number() and JSON.parse read a valid JSON number alike.
       return Number(latin1(bytes, start, end));
@@ -410,7 +421,7 @@ function valueOf(kind: number, bytes: Buffer, start: number, end: number): unkno
       return c === 0x74 ? true : c === 0x66 ? false : null;
     }
     default:
-      return JSON.parse(latin1(bytes, start, end)) as unknown;
+      return JSON.parse(text(bytes, start, end, high)) as unknown;
   }
 }
 
@@ -454,9 +465,55 @@ function plainWordsEnd(j: number, end: number): number {
 }
 
 /**
+ * The length of the well-formed UTF-8 sequence whose lead byte `b` (above 0x7f) is at
+ * `bytes[j]`, or 0 when it is not one (the general path then decodes it to U+FFFD): a stray
+ * continuation byte, an overlong form (C0, C1, E0 80-9F, F0 80-8F), a surrogate (ED A0-BF), a
+ * code point past U+10FFFF (F4 90-, F5-FF), or a sequence cut short by a byte that does not
+ * continue it or by `end`. The ranges of the Unicode standard's table 3-7.
+ */
+function utf8Length(bytes: Uint8Array, j: number, end: number, b: number): number {
+  if (b < 0xc2) return 0;
+  if (b < 0xe0) return j + 1 < end && (bytes[j + 1] & 0xc0) === 0x80 ? 2 : 0;
+  if (b < 0xf0) {
+    if (j + 2 >= end) return 0;
+    const c1 = bytes[j + 1];
+    const low = b === 0xe0 ? 0xa0 : 0x80;
+    const high = b === 0xed ? 0x9f : 0xbf;
+    return c1 >= low && c1 <= high && (bytes[j + 2] & 0xc0) === 0x80 ? 3 : 0;
+  }
+  if (b > 0xf4 || j + 3 >= end) return 0;
+  const c1 = bytes[j + 1];
+  const low = b === 0xf0 ? 0x90 : 0x80;
+  const high = b === 0xf4 ? 0x8f : 0xbf;
+  return c1 >= low && c1 <= high && (bytes[j + 2] & 0xc0) === 0x80 && (bytes[j + 3] & 0xc0) === 0x80 ? 4 : 0;
+}
+
+/**
+ * Scans the key whose contents start at `bytes[i]` (after its opening quote); returns the index
+ * of its closing quote, or -1 for a key the reader leaves to the general path: an escaped one
+ * (it may spell a mapped name), one with a control character (invalid JSON), or one that is not
+ * well-formed UTF-8.
+ */
+function scanKey(bytes: Uint8Array, i: number, end: number): number {
+  for (let k = i; k < end; k++) {
+    k = plainWordsEnd(k, end);
+    if (k >= end) break;
+    const b = bytes[k];
+    const type = stringClass[b];
+    if (type === PLAIN) continue;
+    if (type === QUOTE) return k;
+    if (type !== HIGH) return -1;
+    const length = utf8Length(bytes, k, end, b);
+    if (length === 0) return -1;
+    k += length - 1;
+  }
+  return -1;
+}
+
+/**
  * Scans the string opening at `bytes[i]`; returns the index after its closing quote (its
  * {@link Kind} in {@link scannedKind}; {@link scannedHigh} set if it holds a byte above 0x7f),
- * or -1 when it is not a valid JSON string.
+ * or -1 when it is not a valid JSON string of well-formed UTF-8.
  */
 function scanString(bytes: Uint8Array, i: number, end: number): number {
   let kind: number = Kind.plainString;
@@ -470,7 +527,10 @@ function scanString(bytes: Uint8Array, i: number, end: number): number {
       return j + 1;
     }
     if (type === HIGH) {
+      const length = utf8Length(bytes, j, end, bytes[j]);
+      if (length === 0) return -1;
       scannedHigh = true;
+      j += length - 1;
       continue;
     }
     if (type === CONTROL) return -1;

@@ -18,6 +18,8 @@ export interface FlatPlan {
   readonly kinds: Uint8Array;
   readonly starts: Int32Array;
   readonly ends: Int32Array;
+  /** Per slot: 1 when the value holds a byte above 0x7f (a well-formed UTF-8 sequence: its string needs `utf8Slice`, not `latin1Slice`). */
+  readonly highs: Uint8Array;
 }
 
 /** Nesting (arrays and objects inside the top object) beyond which the general path takes the line. */
@@ -50,7 +52,8 @@ export function flatPlanOf(mapping: Mapping): FlatPlan | null {
   if (plan !== undefined) return plan;
   plan = null;
   const mapped = mapping.fields.filter((f) => f.name !== '_id');
-  const eligible = !mapping.hasWildcards && mapped.every((f) =>
+  // A name with a lone surrogate has no UTF-8 to match a key's bytes against.
+  const eligible = !mapping.hasWildcards && mapped.every((f) => !/\p{Cs}/u.test(f.name) &&
     !isWildcardName(f.name) && !f.name.includes('.') && f.semantic == null && !/^\d+$/.test(f.name) && f.name !== '__proto__');
   if (eligible) {
     const fields = mapped.map((f) => planOf(f));
@@ -61,6 +64,7 @@ export function flatPlanOf(mapping: Mapping): FlatPlan | null {
       kinds: new Uint8Array(slots),
       starts: new Int32Array(slots),
       ends: new Int32Array(slots),
+      highs: new Uint8Array(slots),
     };
   }
   plans.set(mapping, plan);
@@ -71,7 +75,8 @@ export function flatPlanOf(mapping: Mapping): FlatPlan | null {
  * Whether the value in `slot` of the line the reader last read (and did not return null for) is a
  * string (`slot` indexes `plan.fields`) with no escapes but `\" \\ \b \f \n \r \t`, each of which decodes to one
  * character that is neither a letter, a digit nor an apostrophe; its contents (between the quotes)
- * are then the bytes `[plan.starts[slot] + 1, plan.ends[slot] - 1)`.
+ * are then the bytes `[plan.starts[slot] + 1, plan.ends[slot] - 1)`, well-formed UTF-8, ASCII
+ * unless `plan.highs[slot]` is set.
  */
 export function isSimpleString(plan: FlatPlan, slot: number): boolean {
   const kind = plan.kinds[slot];

@@ -133,12 +133,27 @@ describe('bulk load fast path', () => {
       `{"_id":"big","title":"${'lorem ipsum '.repeat(50_000)}","body":"${'x'.repeat(200_000)}"}\n\n`,
       '{"_id":"u","title":"Caf\u00e9 caf\u00e9 na\\u00efve \\/ \\" \\\\ \\t","tags":["é","b"],"other":"東京"}\n{"_id":"u","title":"replaced"}\n',
       Buffer.concat([Buffer.from('{"_id":"bad","title":"ok","other":"'), Buffer.from([0xe2, 0x28, 0xa1, 0xff]), Buffer.from('"}\n{"_id":"bad2","title":"'), Buffer.from([0xc3]), Buffer.from('"}\n')]),
+      '{"_id":"東京","title":"Crème brûlée 東京タワー 😀👍🏽 \\ud83d\\ude00 \\ud83d lone","tags":["ü"],"título":"é","body":"Straße"}\n{"_id":"😀","title":"\u2028\ufffd"}\n',
+      Buffer.concat([Buffer.from('{"_id":"o","title":"overlong '), Buffer.from([0xc0, 0xaf, 0xe0, 0x80, 0xaf]), Buffer.from('"}\n{"_id":"s","title":"surrogate '), Buffer.from([0xed, 0xa0, 0x80]),
+        Buffer.from('"}\n{"_id":"k","t'), Buffer.from([0xff]), Buffer.from('tle":"bad key"}\n{"_id":"'), Buffer.from([0xf4, 0x90, 0x80, 0x80]), Buffer.from('","title":"bad id"}\n')]),
       '{"_id":"a","title":"x"}\n{"_id":"b","year":"1999"}\n',
+      '{"_id":"a","title":"é"}\n{"_id":"b","year":"1999é"}\n',
       '{"_id":"a","title":"x"}\n{"_id":"b","title":"x"\n',
     ];
     for (const chunk of chunks) {
       const general = await load(mapping, chunk, 'general');
       assert.deepEqual(await load(mapping, chunk, 'bytes'), general);
+    }
+  });
+
+  it('gives a line with `_id: null` its line\'s id, as a line without `_id`', () => {
+    for (const fast of [true, false]) {
+      const ids = (chunk: string): readonly string[] => {
+        const buffer = new BulkBuffer(mapping, getAnalyzer, fast);
+        buffer.addChunk(Buffer.from(chunk), 1, 'input.jsonl', 'test:');
+        return buffer.buffer.docIds;
+      };
+      assert.deepEqual(ids('{"_id":"a"}\n{"_id":null,"title":"n"}\n'), ids('{"_id":"a"}\n{"title":"n"}\n'));
     }
   });
 

@@ -3,7 +3,8 @@
  * line (JSON.parse, validateDocument, JSON.stringify of the stored fields): whenever it takes a
  * line it gives the same id, values and stored JSON, and whenever it throws, the same error (so it
  * never takes a line JSON.parse refuses); it takes the common lines of real package metadata and
- * leaves the unusual ones (non-ASCII values, escaped keys, `_id: null`...) to the general path.
+ * non-ASCII text (well-formed UTF-8), and leaves the unusual ones (escaped keys, `_id: null`, bytes
+ * that are not well-formed UTF-8...) to the general path.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -52,9 +53,9 @@ function caught(e: unknown): Outcome {
 }
 
 /** Reads `line` (at offset 3 of a longer buffer, so offsets are the buffer's) from its bytes, deferred values made. */
-function byBytes(reader: FlatLineBytes, m: Mapping, line: string): Outcome {
-  const bytes = Buffer.concat([Buffer.from('xx\n'), Buffer.from(line), Buffer.from('\n{}')]);
-  const end = 3 + Buffer.byteLength(line);
+function byBytes(reader: FlatLineBytes, m: Mapping, line: Uint8Array): Outcome {
+  const bytes = Buffer.concat([Buffer.from('xx\n'), line, Buffer.from('\n{}')]);
+  const end = 3 + line.length;
   let id: string | null;
   try {
     id = reader.read(bytes, 3, end, 'in.jsonl', 7, (n) => `line${String(n)}`);
@@ -71,10 +72,10 @@ function sortedValues(values: ReadonlyMap<string, readonly unknown[]>): [string,
   return [...values].map(([k, v]): [string, unknown] => [k, [...v]]).sort(([a], [b]) => (a < b ? -1 : 1));
 }
 
-/** Reads `line` by the general path, as the bulk path does (with the id of line 7 when it has none). */
-function byGeneral(m: Mapping, line: string): Outcome {
+/** Reads `line` by the general path, as the bulk path does (decoded, with the id of line 7 when it has none). */
+function byGeneral(m: Mapping, line: Uint8Array): Outcome {
   try {
-    const raw = parseJsonLine(line, 'in.jsonl', 7);
+    const raw = parseJsonLine(Buffer.from(line).toString('utf8'), 'in.jsonl', 7);
     if (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && !('_id' in raw)) (raw as Record<string, unknown>)._id = 'line7';
     const doc = validateDocument(m, raw, { source: 'in.jsonl', line: 7 });
     return { taken: true, id: doc.id!, values: sortedValues(doc.values), stored: JSON.stringify(doc.stored) };
@@ -83,14 +84,15 @@ function byGeneral(m: Mapping, line: string): Outcome {
   }
 }
 
-/** Asserts the byte reader agrees with the string reader on `line`; returns whether it took the line. */
-function agrees(reader: FlatLineBytes, m: Mapping, line: string): boolean {
+/** Asserts the byte reader agrees with the string reader on `line` (a string: its UTF-8); returns whether it took the line. */
+function agrees(reader: FlatLineBytes, m: Mapping, text: string | Uint8Array): boolean {
+  const line = typeof text === 'string' ? Buffer.from(text) : text;
   const bytes = byBytes(reader, m, line);
   if ('taken' in bytes && !bytes.taken) {
     // Left to the general path: fine whatever that does.
     return false;
   }
-  assert.deepEqual(bytes, byGeneral(m, line), `line ${JSON.stringify(line)}`);
+  assert.deepEqual(bytes, byGeneral(m, line), `line ${JSON.stringify(typeof text === 'string' ? text : [...text])}`);
   return true;
 }
 
@@ -211,12 +213,78 @@ describe('FlatLineBytes', () => {
     assert.ok(taken('{"_id":1.5,"must":"m"}'));
     const wrong = Buffer.from('{"_id":"a","must":7}');
     assert.throws(() => reader.read(wrong, 0, wrong.length, 'in', 3, () => 'x'), /line 3: field "must": expected text, got number \(7\)/);
+    // Non-ASCII keys, ids and values, as UTF-8.
+    assert.ok(taken('{"_id":"é","must":"m"}'));
+    assert.ok(taken('{"must":"café"}'));
+    assert.ok(taken('{"título":"x","must":"m"}'));
+    assert.equal(Buffer.from(reader.storedBytes()).toString(), '{"_id":"line7","must":"m","título":"x"}');
     // Left to the string path.
     for (const l of ['', '  \r', '{"_id":null,"must":"m"}', '{"_id":"a","title":"x","title":"y","must":"m"}', '{"t\\u0069tle":"x","must":"m"}',
-      '{"_id":"é","must":"m"}', '{"must":"café"}', '{"título":"x","must":"m"}', '[1]', '{"_id":"a",}', '\ufeff{"must":"m"}', `{"must":"m","deep":${'['.repeat(70)}${']'.repeat(70)}}`]) {
+      '{"_id":"a","must":"m","\\u00e9":1}', '[1]', '{"_id":"a",}', '\ufeff{"must":"m"}', `{"must":"m","deep":${'['.repeat(70)}${']'.repeat(70)}}`]) {
       assert.equal(taken(l), false, l);
     }
     // Non-ASCII in an unmapped value does not matter.
     assert.ok(taken('{"_id":"a","must":"m","other":"ça, 東京 😀"}'));
+  });
+
+  it('takes well-formed UTF-8 as the general path decodes it, and leaves every ill-formed sequence to it', () => {
+    const reader = new FlatLineBytes(flatPlanOf(mapping)!, () => true);
+    const eager = new FlatLineBytes(flatPlanOf(mapping)!, () => false);
+    const both = (l: string | Uint8Array): boolean => {
+      const taken = agrees(reader, mapping, l);
+      assert.equal(agrees(eager, mapping, l), taken);
+      return taken;
+    };
+    // Accents, CJK, emoji (4 bytes), U+2028, U+FFFD and U+FEFF written as themselves, in ids,
+    // text, stored and unstored fields, arrays, keys and unmapped values; escapes of the same.
+    const words = ['Crème brûlée', 'Straße', '東京タワー', 'ภาษาไทย', '😀 👍🏽', '\u2028\u2029', '\ufffd', 'x\ufeffy', 'a\u0301', '\u{10ffff}', '\u0080\u07ff\u0800'];
+    for (const w of words) {
+      for (const l of [`{"_id":${JSON.stringify(w)},"must":${JSON.stringify(w)}}`, `{"_id":"a","title":${JSON.stringify(`${w} and "${w}"\n`)},"body":${JSON.stringify(w)},"must":"m"}`,
+        `{"_id":"a","tags":[${JSON.stringify(w)},"b"],"must":"m","other":{${JSON.stringify(w)}:[${JSON.stringify(w)}]}}`, `{"_id":"a","título":${JSON.stringify(w)},"must":"m",${JSON.stringify(w)}:1}`,
+        `{"_id":"a","day":${JSON.stringify(w)},"must":"m"}`]) {
+        assert.ok(both(l), l);
+      }
+    }
+    // \u escapes keep JSON.parse's meaning: pairs, lone and reversed surrogates (stored escaped), beside raw UTF-8.
+    for (const e of ['\\ud83d\\ude00', '\\ud83d', '\\ude00x', '\\ude00\\ud83d', '\\u00e9é', 'é\\u2028', '😀\\ud83d', '\\ud83d😀']) {
+      assert.ok(both(`{"_id":"${e}","title":"${e}","must":"${e} é"}`), e);
+    }
+    assert.ok(both('{"_id":"a","must":"\\ud83d é"}'));
+    assert.equal(Buffer.from(reader.storedBytes()).toString(), '{"_id":"a","must":"\\ud83d é"}');
+    // Ill-formed: stray continuation, overlong (C0 AF, E0 80 AF, F0 80 80 AF), surrogates (ED A0 80),
+    // past U+10FFFF (F4 90 80 80, F5), bytes never used (FE FF), sequences cut short by a quote,
+    // by an ASCII byte, by another lead byte or by the line's end.
+    const bad = [[0x80], [0xbf], [0xc0, 0xaf], [0xc1, 0xbf], [0xe0, 0x80, 0xaf], [0xe0, 0x9f, 0xbf], [0xf0, 0x80, 0x80, 0xaf], [0xf0, 0x8f, 0xbf, 0xbf], [0xed, 0xa0, 0x80], [0xed, 0xbf, 0xbf],
+      [0xf4, 0x90, 0x80, 0x80], [0xf5, 0x80, 0x80, 0x80], [0xfe], [0xff], [0xc3], [0xe6, 0x9d], [0xf0, 0x9f, 0x98], [0xc3, 0x41], [0xe6, 0x9d, 0x41], [0xc3, 0xc3, 0xa9]];
+    for (const seq of bad) {
+      const b = Buffer.from(seq);
+      for (const [before, after] of [['{"_id":"a","title":"x', '","must":"m"}'], ['{"_id":"', '","must":"m"}'], ['{"_id":"a","must":"m","other":"', '"}'],
+        ['{"_id":"a","must":"m","', '":1}'], ['{"_id":"a","tags":["', '"],"must":"m"}'], ['{"_id":"a","must":"', '']]) {
+        const l = Buffer.concat([Buffer.from(before), b, Buffer.from(after)]);
+        assert.equal(both(l), false, `${before}${b.toString('hex')}${after}`);
+      }
+    }
+    // The limits of each length are well-formed.
+    for (const cp of [0x80, 0x7ff, 0x800, 0xd7ff, 0xe000, 0xfffd, 0xffff, 0x10000, 0x10ffff]) {
+      assert.ok(both(`{"_id":"a","title":"${String.fromCodePoint(cp)}","must":"m"}`), cp.toString(16));
+    }
+  });
+
+  it('gives what the general path gives, or leaves the line to it, with any bytes above 0x7f put anywhere', () => {
+    const reader = new FlatLineBytes(flatPlanOf(mapping)!, () => true);
+    let taken = 0;
+    const high = fc.oneof(fc.uint8Array({ minLength: 1, maxLength: 4 }).map((a) => a.map((b) => b | 0x80)), fc.constantFrom('é', '中', '😀', '\u2028').map((c) => Buffer.from(c)));
+    fc.assert(
+      fc.property(line, fc.array(fc.tuple(fc.nat(), high), { minLength: 1, maxLength: 3 }), (l, inserts) => {
+        let bytes = Buffer.from(l);
+        for (const [at, insert] of inserts) {
+          const i = at % (bytes.length + 1);
+          bytes = Buffer.concat([bytes.subarray(0, i), insert, bytes.subarray(i)]);
+        }
+        if (agrees(reader, mapping, bytes)) taken++;
+      }),
+      { numRuns: 3000 },
+    );
+    assert.ok(taken > 300, `${taken} lines taken`);
   });
 });
