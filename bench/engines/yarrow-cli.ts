@@ -11,13 +11,14 @@
  * `npm run build` first.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { stringify } from 'yaml';
 import type { CorpusName, CorpusSpec } from '../corpus.js';
 import { REPO_ROOT } from '../corpus.js';
+import { executableLaunch } from '../executable-launch.js';
 import type { BenchQuery } from '../queries.js';
 import type { BenchEngine, CreateEngine, EngineName } from './bench-engine.js';
 import { directoryBytes } from './bench-engine.js';
@@ -27,20 +28,8 @@ import { TEXT_MAPPINGS } from './yarrow.js';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const SEARCH_CHILD = path.join(REPO_ROOT, 'bench', 'engines', 'yarrow', 'search-child.ts');
-/**
- * What the built executable's shebang line (`#!/usr/bin/env -S [NAME=value...] node [flags...]`)
- * sets: `node dist/cli.js` would not apply it, so the children here are started with it. Read from
- * the build, so the bench runs what the `yarrow` command runs.
- */
-function shebangOf(file: string): { flags: string[]; env: Record<string, string> } {
-  if (!existsSync(file)) return { flags: [], env: {} };
-  const first = readFileSync(file, 'latin1').slice(0, 512).split('\n', 1)[0] ?? '';
-  const words = first.replace(/^#!\S*env -S\s+/, '').split(/\s+/).filter((w) => w !== '');
-  const node = words.indexOf('node');
-  const env = Object.fromEntries(words.slice(0, Math.max(node, 0)).map((w) => w.split('=', 2) as [string, string]));
-  return { flags: node < 0 ? [] : words.slice(node + 1), env };
-}
-const SHEBANG = shebangOf(CLI);
+/** The executable's shebang: `node dist/cli.js` would not apply it, so the children here are started with it. */
+const SHEBANG = executableLaunch(CLI);
 const SHEBANG_FLAGS = SHEBANG.flags;
 const SHEBANG_ENV = SHEBANG.env;
 

@@ -32,6 +32,7 @@ import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import autocannon from 'autocannon';
 import { CORPORA, REPO_ROOT, dataDir, docLimit, isCorpusName } from '../corpus.js';
+import { executableLaunch } from '../executable-launch.js';
 import { MAPPINGS } from '../engines/yarrow.js';
 import { mulberry32 } from '../queries.js';
 import { formatPaced, pacedLoad } from './paced-load.js';
@@ -197,26 +198,13 @@ function directorySize(dir: string): number {
   return bytes;
 }
 
-/**
- * How the `yarrow` executable starts node: the environment assignments and node options of its
- * shebang line (`#!/usr/bin/env -S VAR=value node --flag ...`, src/cli.ts), so the server runs as
- * the installed command does (with this benchmark's node, and YARROW_HTTP_SERVER_ARGS added).
- */
-function executableLaunch(): { flags: string[]; env: Record<string, string> } {
-  const shebang = readFileSync(CLI, 'utf8').split('\n', 1)[0];
-  const words = /^#!\S*env\s+(?:-S\s+)?(.*)$/.exec(shebang)?.[1].trim().split(/\s+/) ?? [];
-  const node = words.findIndex((w) => /(^|\/)node$/.test(w));
-  const env = Object.fromEntries(words.slice(0, Math.max(node, 0)).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
-  return { flags: node < 0 ? [] : words.slice(node + 1), env };
-}
-
 async function startServer(dir: string): Promise<{ url: string; pid: number | undefined; stop: () => Promise<number | null> }> {
   const config = { store: { local: { path: path.join(dir, 'data') } }, schema: { [corpus.name]: MAPPINGS[corpus.name] } };
   await writeFile(path.join(dir, 'conf.yml'), JSON.stringify(config));
   const port = await freePort();
   const stdoutFile = process.env.YARROW_HTTP_SERVER_STDOUT;
   const stdout = stdoutFile === undefined || stdoutFile === '' ? 'ignore' : openSync(stdoutFile, 'w');
-  const launch = executableLaunch();
+  const launch = executableLaunch(CLI);
   const tracer: string[] = [];
   if (traceStalls) {
     const module = path.join(dir, 'stall-tracer.mjs');
