@@ -69,7 +69,7 @@ worker.on('exit', (code) => { if (code !== 0) process.exitCode = code; });
 function tasksDuringMarking(trace: string): number {
   const byIsolate = new Map<string, { marking: boolean; starts: number; tasks: number }>();
   for (const line of trace.split('\n')) {
-    const isolate = /^\[\d+:(0x[0-9a-f]+)\]/.exec(line)?.[1];
+    const isolate = /^\[\d+:(0x[0-9a-f]+)(?::\d+)?\]/.exec(line)?.[1];
     if (isolate === undefined) continue;
     const state = byIsolate.get(isolate) ?? { marking: false, starts: 0, tasks: 0 };
     byIsolate.set(isolate, state);
