@@ -115,7 +115,10 @@ describe('vendored packages start from a compile cache', () => {
     const written = await Promise.all(files.map((f) => readFile(f)));
     await round();
     assert.deepEqual((await filesUnder(env.NODE_COMPILE_CACHE)).sort(), files);
-    for (const [i, f] of files.entries()) assert.deepEqual(await readFile(f), written[i], `${f} was rewritten: V8 rejected it`);
+    // Our own caches (Node 20) are never rewritten once V8 accepts them; node's compile cache (Node >=
+    // 22.1) updates its entries as more functions compile, so there the set of files is what counts.
+    // Buffer.equals, not deepEqual: assert's diff of two multi-MB buffers runs for minutes.
+    if (!nodeCachesModules) for (const [i, f] of files.entries()) assert.ok((await readFile(f)).equals(written[i]), `${f} was rewritten: V8 rejected it`);
   });
 
   it('the caches a server mode writes at exit are the next start\'s: it sets a V8 flag at run time (serving-heap.ts), and puts it back first', async () => {
@@ -138,6 +141,9 @@ describe('vendored packages start from a compile cache', () => {
     assert.deepEqual(second.ids, ['1']);
     // V8 accepted every cache (a rejected one is written again at exit), and nothing new was compiled.
     assert.deepEqual((await filesUnder(env.NODE_COMPILE_CACHE)).sort(), files);
-    for (const [i, f] of files.entries()) assert.deepEqual(await readFile(f), written[i], `${f} was rewritten: V8 rejected it`);
+    // Our own caches (Node 20) are never rewritten once V8 accepts them; node's compile cache (Node >=
+    // 22.1) updates its entries as more functions compile, so there the set of files is what counts.
+    // Buffer.equals, not deepEqual: assert's diff of two multi-MB buffers runs for minutes.
+    if (!nodeCachesModules) for (const [i, f] of files.entries()) assert.ok((await readFile(f)).equals(written[i]), `${f} was rewritten: V8 rejected it`);
   });
 });
