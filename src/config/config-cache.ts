@@ -32,7 +32,7 @@ import { checkMapping, MappingProblems } from '../engine/index.js';
 import type { Mapping } from '../engine/index.js';
 import type { Config } from './config-model.js';
 import { applyCoreEnv } from './core-env.js';
-import { substituteEnv, SubstitutionError } from './env-substitution.js';
+import { substituteEnv, SubstitutionError, TEXT_REFERENCE } from './env-substitution.js';
 import type { Env, LoadedConfig, ParsedConfigParts } from './load-config.js';
 
 /** The build's identity, defined by scripts/build-cli.ts in the bundled CLI only. */
@@ -105,7 +105,7 @@ export async function loadConfigCached(file: string, env: Env = process.env, cac
  */
 function substitutionsOf(text: string, env: Env): (string | null)[] {
   const out: (string | null)[] = [];
-  for (const [ref] of text.matchAll(/\$\$\{|\$\{[^}\n]*\}/g)) {
+  for (const [ref] of text.matchAll(TEXT_REFERENCE)) {
     if (ref === '$${') continue;
     try {
       out.push(substituteEnv(ref, env));

@@ -5,6 +5,12 @@
  */
 
 const reference = /\$\$\{|\$\{([^}]*)\}/g;
+
+/**
+ * A reference as it appears in a config file's text, one line at most, or an escaped `$${`: what
+ * the config parser masks before reading the YAML and the config cache keys its entries on.
+ */
+export const TEXT_REFERENCE = /\$\$\{|\$\{[^}\n]*\}/g;
 const refBody = /^([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$/s;
 
 /** Why a substitution failed: the caller adds the location. */

@@ -16,7 +16,7 @@ import { configSchema, indexNamePattern } from './config-schema.js';
 import type { YarrowFileConfig } from './config-schema.js';
 import { detectShape } from './config-shape.js';
 import { applyCoreEnv } from './core-env.js';
-import { substituteEnv, SubstitutionError } from './env-substitution.js';
+import { substituteEnv, SubstitutionError, TEXT_REFERENCE } from './env-substitution.js';
 import { fromNixiesearch, fromYarrow } from './nixiesearch-config.js';
 import { nixiesearchConfigSchema } from './nixiesearch-schema.js';
 import type { NixiesearchFileConfig } from './nixiesearch-schema.js';
@@ -218,7 +218,7 @@ function maskReferences(text: string): { masked: string; refs: string[]; token: 
   let tag = 0;
   while (text.includes(`__yarrow_env_${String(tag)}_`)) tag++;
   const refs: string[] = [];
-  const masked = text.replace(/\$\$\{|\$\{[^}\n]*\}/g, (m) => {
+  const masked = text.replace(TEXT_REFERENCE, (m) => {
     if (m === '$${') return m;
     refs.push(m);
     return `__yarrow_env_${String(tag)}_${refs.length - 1}__`;

@@ -10,9 +10,6 @@ import { aliasSchema, checkIndexNames, configSchema } from './config-schema.js';
 import { inferenceSchema } from '../inference/inference-config.js';
 import { CORE_LOG_LEVELS } from './config-model.js';
 
-// Defined in config-model.ts, which loads without zod (core-env.ts reads it on a cached config's path).
-export { CORE_LOG_LEVELS } from './config-model.js';
-
 /** A byte size as Nixiesearch writes it: `512mb`, `16 mb`, `5gb`, `1024k`, or a number of bytes. */
 export const sizeSchema = z.union([
   z.number().nonnegative(),

@@ -30,6 +30,7 @@ import { checkValue, readId } from './field-values.js';
 import type { FieldValue } from './field-values.js';
 import type { FlatPlan } from './flat-json-line.js';
 import { Kind, MAX_DEPTH } from './flat-json-line.js';
+import { utf8SequenceLength } from './utf8.js';
 
 /** What a byte is inside a JSON string: nothing special, its end, an escape, invalid, or part of a non-ASCII character. */
 const PLAIN = 0;
@@ -465,30 +466,6 @@ function plainWordsEnd(j: number, end: number): number {
 }
 
 /**
- * The length of the well-formed UTF-8 sequence whose lead byte `b` (above 0x7f) is at
- * `bytes[j]`, or 0 when it is not one (the general path then decodes it to U+FFFD): a stray
- * continuation byte, an overlong form (C0, C1, E0 80-9F, F0 80-8F), a surrogate (ED A0-BF), a
- * code point past U+10FFFF (F4 90-, F5-FF), or a sequence cut short by a byte that does not
- * continue it or by `end`. The ranges of the Unicode standard's table 3-7.
- */
-function utf8Length(bytes: Uint8Array, j: number, end: number, b: number): number {
-  if (b < 0xc2) return 0;
-  if (b < 0xe0) return j + 1 < end && (bytes[j + 1] & 0xc0) === 0x80 ? 2 : 0;
-  if (b < 0xf0) {
-    if (j + 2 >= end) return 0;
-    const c1 = bytes[j + 1];
-    const low = b === 0xe0 ? 0xa0 : 0x80;
-    const high = b === 0xed ? 0x9f : 0xbf;
-    return c1 >= low && c1 <= high && (bytes[j + 2] & 0xc0) === 0x80 ? 3 : 0;
-  }
-  if (b > 0xf4 || j + 3 >= end) return 0;
-  const c1 = bytes[j + 1];
-  const low = b === 0xf0 ? 0x90 : 0x80;
-  const high = b === 0xf4 ? 0x8f : 0xbf;
-  return c1 >= low && c1 <= high && (bytes[j + 2] & 0xc0) === 0x80 && (bytes[j + 3] & 0xc0) === 0x80 ? 4 : 0;
-}
-
-/**
  * Scans the key whose contents start at `bytes[i]` (after its opening quote); returns the index
  * of its closing quote, or -1 for a key the reader leaves to the general path: an escaped one
  * (it may spell a mapped name), one with a control character (invalid JSON), or one that is not
@@ -503,7 +480,7 @@ function scanKey(bytes: Uint8Array, i: number, end: number): number {
     if (type === PLAIN) continue;
     if (type === QUOTE) return k;
     if (type !== HIGH) return -1;
-    const length = utf8Length(bytes, k, end, b);
+    const length = utf8SequenceLength(bytes, k, end, b);
     if (length === 0) return -1;
     k += length - 1;
   }
@@ -527,7 +504,7 @@ function scanString(bytes: Uint8Array, i: number, end: number): number {
       return j + 1;
     }
     if (type === HIGH) {
-      const length = utf8Length(bytes, j, end, bytes[j]);
+      const length = utf8SequenceLength(bytes, j, end, bytes[j]);
       if (length === 0) return -1;
       scannedHigh = true;
       j += length - 1;

@@ -10,27 +10,38 @@ import { isUtf8 } from 'node:buffer';
  */
 export function invalidUtf8Offset(bytes: Uint8Array): number {
   if (isUtf8(bytes)) return -1;
-  let i = 0;
-  while (i < bytes.length) {
+  for (let i = 0; i < bytes.length;) {
     const b = bytes[i];
     if (b < 0x80) {
       i++;
       continue;
     }
-    let need: number;
-    let min: number;
-    if (b >= 0xc2 && b <= 0xdf) [need, min] = [1, 0x80];
-    else if (b >= 0xe0 && b <= 0xef) [need, min] = [2, 0x800];
-    else if (b >= 0xf0 && b <= 0xf4) [need, min] = [3, 0x10000];
-    else return i;
-    let cp = b & (0x3f >> need);
-    for (let k = 1; k <= need; k++) {
-      const c = bytes[i + k] as number | undefined;
-      if (c === undefined || (c & 0xc0) !== 0x80) return i;
-      cp = (cp << 6) | (c & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
-    i += need + 1;
+    const length = utf8SequenceLength(bytes, i, bytes.length, b);
+    if (length === 0) return i;
+    i += length;
   }
   return -1;
+}
+
+/**
+ * The length of the well-formed UTF-8 sequence whose lead byte `b` (above 0x7f) is at
+ * `bytes[j]`, or 0 when it is not one: a stray continuation byte, an overlong form (C0, C1, E0 80-9F, F0 80-8F), a surrogate (ED A0-BF), a
+ * code point past U+10FFFF (F4 90-, F5-FF), or a sequence cut short by a byte that does not
+ * continue it or by `end`. The ranges of the Unicode standard's table 3-7.
+ */
+export function utf8SequenceLength(bytes: Uint8Array, j: number, end: number, b: number): number {
+  if (b < 0xc2) return 0;
+  if (b < 0xe0) return j + 1 < end && (bytes[j + 1] & 0xc0) === 0x80 ? 2 : 0;
+  if (b < 0xf0) {
+    if (j + 2 >= end) return 0;
+    const c1 = bytes[j + 1];
+    const low = b === 0xe0 ? 0xa0 : 0x80;
+    const high = b === 0xed ? 0x9f : 0xbf;
+    return c1 >= low && c1 <= high && (bytes[j + 2] & 0xc0) === 0x80 ? 3 : 0;
+  }
+  if (b > 0xf4 || j + 3 >= end) return 0;
+  const c1 = bytes[j + 1];
+  const low = b === 0xf0 ? 0x90 : 0x80;
+  const high = b === 0xf4 ? 0x8f : 0xbf;
+  return c1 >= low && c1 <= high && (bytes[j + 2] & 0xc0) === 0x80 && (bytes[j + 3] & 0xc0) === 0x80 ? 4 : 0;
 }

@@ -13,7 +13,7 @@ import { FOOTER_LENGTH, HEADER_LENGTH, checkFooterMagic, footerChecksum, verifyC
 import { LiveDocs } from '../codec/live-docs/live-docs.js';
 import { decodeNorms } from '../codec/norms/norms-reader.js';
 import { IndexOptions, NO_MORE_DOCS } from '../codec/postings/postings-format.js';
-import { InMemoryPostings, PostingsFile, PostingsStream, STREAM_CHUNK_BYTES } from '../codec/postings/postings-file.js';
+import { InMemoryPostings, PostingsFile, PostingsStream } from '../codec/postings/postings-file.js';
 import type { MergePostings, RangeReader } from '../codec/postings/postings-file.js';
 import { PostingsIterator, SkipDataCache } from '../codec/postings/postings-reader.js';
 import type { BlockBufferPool } from '../codec/postings/postings-reader.js';
@@ -464,7 +464,7 @@ async function openStream(dir: Directory, info: SegmentInfo, files: ReadonlyMap<
   };
   const postings = reader(SegmentComponent.postings);
   const positions = reader(SegmentComponent.positions);
-  for (const { file, read } of [postings, positions]) checkRecordedChecksum(file, await streamChecksumByRange(file, read));
+  for (const { file, read } of [postings, positions]) checkRecordedChecksum(file, await streamChecksum(file.name, file.size, read));
   return PostingsStream.open(postings.read, postings.file.size, positions.read, positions.file.size);
 }
 
@@ -474,7 +474,7 @@ async function openStream(dir: Directory, info: SegmentInfo, files: ReadonlyMap<
  */
 async function openWindowed(dir: Directory, file: FileInfo): Promise<WindowedFile> {
   const read: RangeReader = (offset, length) => dir.readRange(file.name, offset, length);
-  checkRecordedChecksum(file, await streamChecksumByRange(file, read));
+  checkRecordedChecksum(file, await streamChecksum(file.name, file.size, read));
   const windowed = await WindowedFile.open(file.name, file.size, read, HEADER_LENGTH, FOOTER_LENGTH + 8);
   const trailer = new Uint8Array(8);
   windowed.read(trailer, file.size - FOOTER_LENGTH - 8);
@@ -482,34 +482,6 @@ async function openWindowed(dir: Directory, file: FileInfo): Promise<WindowedFil
   // A bad offset is refused by the reader's own check; only a plausible one is kept.
   if (Number.isInteger(indexOffset) && indexOffset >= HEADER_LENGTH && indexOffset < file.size) await windowed.keepFrom(indexOffset);
   return windowed;
-}
-
-/** {@link streamChecksum} through ranged reads: returns the footer's checksum once every byte matched it. */
-async function streamChecksumByRange(file: FileInfo, read: RangeReader): Promise<number> {
-  const name = file.name;
-  if (file.size < HEADER_LENGTH + FOOTER_LENGTH) {
-    throw new YarrowError(ErrorCode.corruptIndex, `${name}: ${file.size} bytes is too short for an index file (truncated?)`, { source: name });
-  }
-  const footer = await read(file.size - FOOTER_LENGTH, FOOTER_LENGTH);
-  if (footer.length !== FOOTER_LENGTH) throw shortRead(name);
-  checkFooterMagic(footer, name);
-  const stored = footerChecksum(footer, name);
-  const covered = file.size - 4;
-  let crc = 0;
-  for (let pos = 0; pos < covered;) {
-    const part = await read(pos, Math.min(STREAM_CHUNK_BYTES, covered - pos));
-    if (part.length === 0) throw shortRead(name);
-    crc = crc32(part, crc);
-    pos += part.length;
-  }
-  if (stored !== crc >>> 0) {
-    throw new YarrowError(ErrorCode.corruptIndex, `${name}: checksum mismatch (stored ${hex(stored)}, computed ${hex(crc >>> 0)})`, {
-      source: name,
-      expected: hex(stored),
-      actual: hex(crc >>> 0),
-    });
-  }
-  return stored;
 }
 
 /** A directory that reads files by position. */
@@ -532,7 +504,7 @@ async function openVerified(dir: PositionalDirectory, file: FileInfo, inMemory: 
       verifyChecksum(inMemory, file.name);
       checkRecordedChecksum(file, footerChecksum(inMemory, file.name));
     } else {
-      checkRecordedChecksum(file, await streamChecksum(handle));
+      checkRecordedChecksum(file, await streamChecksum(handle.name, handle.size, chunksOf(handle)));
     }
     return handle;
   } catch (e) {
@@ -542,25 +514,23 @@ async function openVerified(dir: PositionalDirectory, file: FileInfo, inMemory: 
 }
 
 /**
- * Verifies a file read by position the way {@link verifyChecksum} verifies one in memory (footer
- * magic, then the CRC-32 of every byte before the checksum), one chunk in memory at a time;
- * returns the footer's checksum.
+ * Verifies a file the way {@link verifyChecksum} verifies one in memory (footer magic, then the
+ * CRC-32 of every byte before the checksum), reading `read(offset, length)` one chunk at a time
+ * and yielding to the event loop between chunks; returns the footer's checksum.
  */
-async function streamChecksum(handle: RandomAccessFile): Promise<number> {
-  const name = handle.name;
-  if (handle.size < HEADER_LENGTH + FOOTER_LENGTH) {
-    throw new YarrowError(ErrorCode.corruptIndex, `${name}: ${handle.size} bytes is too short for an index file (truncated?)`, { source: name });
+async function streamChecksum(name: string, size: number, read: ChunkRead): Promise<number> {
+  if (size < HEADER_LENGTH + FOOTER_LENGTH) {
+    throw new YarrowError(ErrorCode.corruptIndex, `${name}: ${size} bytes is too short for an index file (truncated?)`, { source: name });
   }
-  const footer = new Uint8Array(FOOTER_LENGTH);
-  if (handle.read(footer, handle.size - FOOTER_LENGTH) !== FOOTER_LENGTH) throw shortRead(name);
+  const footer = await read(size - FOOTER_LENGTH, FOOTER_LENGTH);
+  if (footer.length !== FOOTER_LENGTH) throw shortRead(name);
   checkFooterMagic(footer, name);
   const stored = footerChecksum(footer, name);
-  const covered = handle.size - 4;
-  const chunk = new Uint8Array(Math.min(VERIFY_CHUNK_BYTES, covered));
+  const covered = size - 4;
   let crc = 0;
   for (let pos = 0; pos < covered;) {
-    const part = chunk.subarray(0, Math.min(chunk.length, covered - pos));
-    if (handle.read(part, pos) !== part.length) throw shortRead(name);
+    const part = await read(pos, Math.min(VERIFY_CHUNK_BYTES, covered - pos));
+    if (part.length === 0) throw shortRead(name);
     crc = crc32(part, crc);
     pos += part.length;
     // A large merged segment takes tens of milliseconds to check: let searches run meanwhile.
@@ -574,6 +544,18 @@ async function streamChecksum(handle: RandomAccessFile): Promise<number> {
     });
   }
   return stored;
+}
+
+/** Reads up to `length` bytes from `offset` (fewer only at the end of the file). */
+type ChunkRead = (offset: number, length: number) => Uint8Array | Promise<Uint8Array>;
+
+/** {@link ChunkRead} of a file read by position, through one reused buffer of {@link VERIFY_CHUNK_BYTES}. */
+function chunksOf(handle: RandomAccessFile): ChunkRead {
+  const chunk = new Uint8Array(Math.min(VERIFY_CHUNK_BYTES, handle.size));
+  return (offset, length) => {
+    const part = chunk.subarray(0, length);
+    return part.subarray(0, handle.read(part, offset));
+  };
 }
 
 function shortRead(name: string): YarrowError {

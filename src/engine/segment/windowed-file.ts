@@ -5,10 +5,8 @@
  * with {@link WindowedFile.load} first (a merge copies stored documents in order, so a window
  * serves many blocks); the file's head and tail (header, block index, footer) are kept from open.
  */
+import type { RangeReader } from '../codec/postings/postings-file.js';
 import type { RandomAccessFile } from '../directory.js';
-
-/** Reads `length` bytes of the file from `offset`. */
-export type RangeRead = (offset: number, length: number) => Promise<Uint8Array>;
 
 /** Bytes a window reads at least. */
 const WINDOW_BYTES = 1 << 20;
@@ -25,7 +23,7 @@ export class WindowedFile implements RandomAccessFile {
   private constructor(
     readonly name: string,
     readonly size: number,
-    private readonly readRange: RangeRead,
+    private readonly readRange: RangeReader,
     /** The head and the tail of the file, kept. */
     private readonly kept: readonly Span[],
     private readonly windowBytes: number,
@@ -35,7 +33,7 @@ export class WindowedFile implements RandomAccessFile {
    * Opens a file of `size` bytes, keeping its first `head` bytes and its last `tail` bytes in
    * memory (what a reader reads at open and keeps decoded anyway).
    */
-  static async open(name: string, size: number, readRange: RangeRead, head: number, tail: number, windowBytes = WINDOW_BYTES): Promise<WindowedFile> {
+  static async open(name: string, size: number, readRange: RangeReader, head: number, tail: number, windowBytes = WINDOW_BYTES): Promise<WindowedFile> {
     const headBytes = await readRange(0, Math.min(head, size));
     const tailStart = Math.max(0, size - tail);
     const tailBytes = await readRange(tailStart, size - tailStart);

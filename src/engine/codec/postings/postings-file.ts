@@ -13,6 +13,7 @@
  * (the blocks' byte lengths), its positions' from its total term frequency (one varint each).
  */
 import { BoundedLru } from '../../bounded-lru.js';
+import { packedBytes } from '../bitpacking/bitpacking.js';
 import type { RandomAccessFile } from '../../directory.js';
 import { ErrorCode, YarrowError } from '../../errors.js';
 import { FOOTER_LENGTH, HEADER_LENGTH } from '../file-format.js';
@@ -223,10 +224,10 @@ export class PostingsFile {
 /** The byte length of a one-block term's block in `window` (read from its start), or -1. */
 function oneBlockLength(window: Uint8Array, docs: number, hasFreqs: boolean): number {
   if (window.length < 1) return -1;
-  let length = 1 + packedLength(docs, window[0]);
+  let length = 1 + packedBytes(docs, window[0]);
   if (hasFreqs) {
     if (window.length <= length) return -1;
-    length += 1 + packedLength(docs, window[length]);
+    length += 1 + packedBytes(docs, window[length]);
   }
   return length;
 }
@@ -284,10 +285,6 @@ function varintsEnd(bytes: Uint8Array, count: number): number {
     p++;
   }
   return p;
-}
-
-function packedLength(count: number, bits: number): number {
-  return (count * bits + 7) >>> 3;
 }
 
 function corrupt(name: string, what: string): YarrowError {
