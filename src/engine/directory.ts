@@ -70,8 +70,9 @@ export interface Directory {
 
 /**
  * A file open for synchronous reads by position. The file is immutable while open (the engine
- * opens only segment files this way). The handle is closed by {@link RandomAccessFile.close}, or
- * when it is garbage-collected: segment readers have no close of their own.
+ * opens only segment files this way). The handle is closed by {@link RandomAccessFile.close} (a
+ * segment reader closes its handles when the last snapshot holding it is released), or when it is
+ * garbage-collected (a reader that no snapshot ever held).
  */
 export interface RandomAccessFile {
   /** The file's name in its directory, for error messages. */

@@ -218,10 +218,18 @@ export class Index {
     const writes = this.writer();
     await writes.refresh();
     const snapshot = this.reader().acquireSnapshot();
+    // Full readers opened for the filter (a write-only index's segments hold only ids) are held
+    // for it alone: their files are closed when it is done.
+    const opened: SegmentReader[] = [];
     let ids: string[];
     try {
-      ids = await matchingIds(snapshot, filter, (reader) => SegmentReader.open(this.dir, reader.info));
+      ids = await matchingIds(snapshot, filter, async (reader) => {
+        const full = (await SegmentReader.open(this.dir, reader.info)).retain();
+        opened.push(full);
+        return full;
+      });
     } finally {
+      for (const reader of opened) reader.release();
       snapshot.release();
     }
     if (ids.length > 0) await writes.delete(ids);

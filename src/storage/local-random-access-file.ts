@@ -4,8 +4,10 @@
  * page cache is the analogue of Lucene's MMapDirectory + the OS page cache, and the OS page cache
  * still sits underneath, so a re-read of a hot page costs a copy, not a disk access.
  *
- * Segment readers have no close, so a handle that is dropped without {@link close} is closed when
- * it is garbage-collected (a FinalizationRegistry holds only the descriptor, never the handle).
+ * Segment readers close their handles when the last snapshot that holds them is released
+ * (`SegmentReader.retain`); a handle dropped without {@link close} (a reader never held by a
+ * snapshot) is closed when it is garbage-collected (a FinalizationRegistry holds only the
+ * descriptor, never the handle).
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { RandomAccessFile } from '../engine/directory.js';

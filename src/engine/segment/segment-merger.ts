@@ -61,8 +61,19 @@ export async function mergeSegments(
   return { info: writer.info(), docMaps };
 }
 
-async function openAll(sources: readonly MergeSource[], load: SegmentLoad): Promise<SegmentReader[]> {
-  return Promise.all(sources.map((s) => s.open(load)));
+/**
+ * Opens every source with `load` and runs `phase` on the readers, holding each for the phase
+ * ({@link SegmentReader.retain}): a reader opened for the phase alone has its files closed after
+ * it, and a searching reader a rollback drops from every snapshot meanwhile stays open until the
+ * phase is done with it.
+ */
+async function withAll<T>(sources: readonly MergeSource[], load: SegmentLoad, phase: (readers: SegmentReader[]) => Promise<T>): Promise<T> {
+  const readers = await Promise.all(sources.map(async (s) => (await s.open(load)).retain()));
+  try {
+    return await phase(readers);
+  } finally {
+    for (const r of readers) r.release();
+  }
 }
 
 async function mergePostingsPhase(
@@ -72,15 +83,16 @@ async function mergePostingsPhase(
   maxDoc: number,
   slicer: TimeSlicer,
 ): Promise<Map<string, Uint8Array>> {
-  const readers = await openAll(sources, SegmentLoad.postings);
-  // One cursor per source for the whole phase: fields are merged in the order they are written.
-  const postings = readers.map((r) => r.mergePostings());
-  await mergeField(writer, readers, postings, docMaps, ID_FIELD, IndexOptions.docs, maxDoc, slicer);
-  const textFields = new Set<string>();
-  for (const r of readers) for (const f of r.terms.fieldNames) if (f !== ID_FIELD) textFields.add(f);
-  for (const field of [...textFields].sort()) {
-    await mergeField(writer, readers, postings, docMaps, field, IndexOptions.docsFreqsPositions, maxDoc, slicer);
-  }
+  await withAll(sources, SegmentLoad.postings, async (readers) => {
+    // One cursor per source for the whole phase: fields are merged in the order they are written.
+    const postings = readers.map((r) => r.mergePostings());
+    await mergeField(writer, readers, postings, docMaps, ID_FIELD, IndexOptions.docs, maxDoc, slicer);
+    const textFields = new Set<string>();
+    for (const r of readers) for (const f of r.terms.fieldNames) if (f !== ID_FIELD) textFields.add(f);
+    for (const field of [...textFields].sort()) {
+      await mergeField(writer, readers, postings, docMaps, field, IndexOptions.docsFreqsPositions, maxDoc, slicer);
+    }
+  });
   return writer.take([SegmentComponent.terms, SegmentComponent.postings, SegmentComponent.positions, SegmentComponent.norms]);
 }
 
@@ -90,8 +102,10 @@ async function mergeDocValuesPhase(
   docMaps: readonly Int32Array[],
   maxDoc: number,
 ): Promise<Map<string, Uint8Array>> {
-  const readers = await openAll(sources, SegmentLoad.docValues);
-  for (const column of mergeDocValues(readers, docMaps, maxDoc)) writer.addDocValues(column);
+  await withAll(sources, SegmentLoad.docValues, (readers) => {
+    for (const column of mergeDocValues(readers, docMaps, maxDoc)) writer.addDocValues(column);
+    return Promise.resolve();
+  });
   return writer.take([SegmentComponent.docValues]);
 }
 
@@ -107,16 +121,17 @@ async function mergeStoredPhase(
   for (let i = 0; i < sources.length; i++) {
     const map = docMaps[i];
     if (!map.some((nd) => nd >= 0)) continue;
-    const reader = await sources[i].open(SegmentLoad.storedFields);
-    const stored = reader.stored;
-    for (let d = 0; d < map.length; d++) {
-      if (map[d] < 0) continue;
-      if (slicer.due()) await slicer.yield();
-      // On a merge thread the file is read a window at a time: the doc's block first.
-      const loading = reader.loadStored(d);
-      if (loading !== null) await loading;
-      writer.stored.addRaw(stored.getRaw(d));
-    }
+    await withAll([sources[i]], SegmentLoad.storedFields, async ([reader]) => {
+      const stored = reader.stored;
+      for (let d = 0; d < map.length; d++) {
+        if (map[d] < 0) continue;
+        if (slicer.due()) await slicer.yield();
+        // On a merge thread the file is read a window at a time: the doc's block first.
+        const loading = reader.loadStored(d);
+        if (loading !== null) await loading;
+        writer.stored.addRaw(stored.getRaw(d));
+      }
+    });
   }
   return writer.take([SegmentComponent.storedFields]);
 }
@@ -129,7 +144,7 @@ async function mergeSuggestionsPhase(
   slicer: TimeSlicer,
 ): Promise<Map<string, Uint8Array>> {
   // Suggestions are read lazily, so the ids-only load is enough to reach them.
-  const merged = await mergeSuggestions(await openAll(sources, SegmentLoad.ids), docMaps, slicer);
+  const merged = await withAll(sources, SegmentLoad.ids, (readers) => mergeSuggestions(readers, docMaps, slicer));
   if (merged !== null) writer.addOptional(OptionalSegmentComponent.suggestions, merged);
   return writer.takeOptional();
 }
@@ -145,21 +160,22 @@ async function mergeVectorsPhase(
   slicer: TimeSlicer,
 ): Promise<Map<string, Uint8Array>> {
   const files = new Map<string, Uint8Array>();
-  const readers = await openAll(sources, SegmentLoad.vectors);
-  const fields = new Map<string, VectorFieldInfo>();
-  for (const r of readers) for (const f of r.info.vectorFields ?? []) if (!fields.has(f.field)) fields.set(f.field, f);
-  for (const info of [...fields.values()].sort((a, b) => (a.field < b.field ? -1 : 1))) {
-    let merged: VectorFieldWriter | null = null;
-    for (let i = 0; i < readers.length; i++) {
-      const source = readers[i].vectorField(info.field);
-      if (source === undefined) continue;
-      merged ??= new VectorFieldWriter(info.field, { dim: info.dim, similarity: source.similarity, encoding: source.encoding, m: info.m, efConstruction: info.efConstruction });
-      const map = docMaps[i];
-      merged.addFrom(source, (d) => map[d]);
+  await withAll(sources, SegmentLoad.vectors, async (readers) => {
+    const fields = new Map<string, VectorFieldInfo>();
+    for (const r of readers) for (const f of r.info.vectorFields ?? []) if (!fields.has(f.field)) fields.set(f.field, f);
+    for (const info of [...fields.values()].sort((a, b) => (a.field < b.field ? -1 : 1))) {
+      let merged: VectorFieldWriter | null = null;
+      for (let i = 0; i < readers.length; i++) {
+        const source = readers[i].vectorField(info.field);
+        if (source === undefined) continue;
+        merged ??= new VectorFieldWriter(info.field, { dim: info.dim, similarity: source.similarity, encoding: source.encoding, m: info.m, efConstruction: info.efConstruction });
+        const map = docMaps[i];
+        merged.addFrom(source, (d) => map[d]);
+      }
+      if (merged === null || merged.count === 0) continue;
+      for (const [name, bytes] of writer.addVectorField(info, await merged.finishSliced(slicer))) files.set(name, bytes);
     }
-    if (merged === null || merged.count === 0) continue;
-    for (const [name, bytes] of writer.addVectorField(info, await merged.finishSliced(slicer))) files.set(name, bytes);
-  }
+  });
   return files;
 }
 

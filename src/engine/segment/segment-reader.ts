@@ -106,6 +106,12 @@ interface Parts {
   vectors?: ReadonlyMap<string, VectorFieldReader>;
   /** Optional components decoded on first use (see {@link SegmentReader.optional}). */
   optional?: Map<string, Promise<unknown>>;
+  /** The files read by position (`.fdt`, `.pst`, `.pos`), closed with the segment's last hold. */
+  handles: readonly RandomAccessFile[];
+  /** Holds on the files: one per snapshot (and merge phase) that reads the segment; see {@link SegmentReader.retain}. */
+  holds: number;
+  /** Set once the last hold is released: the handles are closed and the reader may not be held again. */
+  closed: boolean;
 }
 
 /** Read access to one segment; shared by every snapshot that contains the segment. */
@@ -162,7 +168,7 @@ export class SegmentReader {
       for (const handle of handles.values()) handle.close();
       throw e;
     }
-    const parts: Parts = {};
+    const parts: Parts = { handles: [...handles.values()], holds: 0, closed: false };
     const stored = handles.get(SegmentComponent.storedFields);
     const postings = handles.get(SegmentComponent.postings);
     const positions = handles.get(SegmentComponent.positions);
@@ -225,7 +231,7 @@ export class SegmentReader {
     const idTerms = await TermDictionaryReader.openField(readRange, termsFile.size, termsFile.name, ID_FIELD);
     // Segments written since ids are unique per segment have only singletons, inlined in the terms.
     const singletons = idTerms.termCount(ID_FIELD) === info.maxDoc || allSingletons(idTerms);
-    return new SegmentReader(dir, info, SegmentLoad.ids, {}, idTerms, singletons ? null : await read(SegmentComponent.postings));
+    return new SegmentReader(dir, info, SegmentLoad.ids, { handles: [], holds: 0, closed: false }, idTerms, singletons ? null : await read(SegmentComponent.postings));
   }
 
   /**
@@ -256,6 +262,38 @@ export class SegmentReader {
       part.catch(() => cache.delete(component));
     }
     return part;
+  }
+
+  /**
+   * Takes a hold on the segment's open files, shared by every reader of the segment
+   * ({@link withInfo} included): each snapshot that contains the segment holds it for its life,
+   * and a merge for each phase that reads it. The release of the last hold closes the files, so a
+   * merged-away segment's disk space returns as soon as the last search on an older snapshot has
+   * finished, not when the garbage collector gets to the handles; and no search can read through a
+   * closed descriptor (whose number the process may have reused for another file), since a search
+   * holds its snapshot for its whole duration. A reader never held is left to the handles'
+   * finalizer (the writer's flushed segment before it is published, a merge result a rollback
+   * made obsolete). Throws on a reader already closed: holding it again would be a bug.
+   */
+  retain(): this {
+    if (this.parts.closed) throw new Error(`segment ${this.info.name}: its reader was closed (its last snapshot released) and cannot be held again`);
+    this.parts.holds++;
+    return this;
+  }
+
+  /** Drops a hold taken by {@link retain}; the last one closes the segment's files. */
+  release(): void {
+    const parts = this.parts;
+    if (parts.holds <= 0) throw new Error(`segment ${this.info.name}: released more often than held`);
+    if (--parts.holds > 0) return;
+    parts.closed = true;
+    for (const handle of parts.handles) handle.close();
+    parts.storedWindow?.close();
+  }
+
+  /** Whether the last hold was released and the segment's files are closed. */
+  get closed(): boolean {
+    return this.parts.closed;
   }
 
   /** Whether this reader holds everything searches and merges need (see {@link SegmentLoad}). */

@@ -1,7 +1,9 @@
 /**
  * A point-in-time view of the index: the segments of one refresh or commit with the live docs
  * they had then. Searches run on a snapshot; it is reference-counted so that files a running query
- * reads are never deleted under it, however many commits and merges happen meanwhile.
+ * reads are never deleted under it, however many commits and merges happen meanwhile. It holds its
+ * segment readers too ({@link SegmentReader.retain}): when the last snapshot that contains a segment
+ * closes, the segment's open files are closed, not left to the garbage collector.
  */
 import type { LiveDocs } from '../codec/live-docs/live-docs.js';
 import type { FieldStats } from './segment-info.js';
@@ -37,6 +39,13 @@ export class Snapshot {
       return view;
     });
     this.maxDoc = base;
+    const held: SegmentReader[] = [];
+    try {
+      for (const view of this.segments) held.push(view.reader.retain());
+    } catch (e) {
+      for (const reader of held) reader.release();
+      throw e;
+    }
   }
 
   /** Live docs over all segments. */
@@ -53,9 +62,15 @@ export class Snapshot {
     return this;
   }
 
-  /** Drops a reference; the last one closes the snapshot. */
+  /**
+   * Drops a reference; the last one closes the snapshot: it releases its segment readers (closing
+   * the files of segments no other snapshot holds), then calls `onClose`.
+   */
   release(): void {
-    if (--this.refs === 0) this.onClose(this);
+    // A release after the last one changes nothing (the readers were released once).
+    if (this.refs <= 0 || --this.refs > 0) return;
+    for (const view of this.segments) view.reader.release();
+    this.onClose(this);
   }
 
   /** Collection statistics of a full-text field over every segment (deleted docs included). */
