@@ -12,7 +12,6 @@
  * themselves: a one-block term's from the block's bit widths, a longer term's from its skip table
  * (the blocks' byte lengths), its positions' from its total term frequency (one varint each).
  */
-import { BoundedLru } from '../../bounded-lru.js';
 import { packedBytes } from '../bitpacking/bitpacking.js';
 import type { RandomAccessFile } from '../../directory.js';
 import { ErrorCode, YarrowError } from '../../errors.js';
@@ -38,6 +37,10 @@ const SKIP_GUESS_PER_BLOCK = 24;
 export class TermPostings implements SkipSource, PositionsSource {
   private skip: SkipData | null = null;
   private positions: Uint8Array | null = null;
+  /** Looked up since the pool last passed it (see {@link TermPostingsPool}). */
+  recent = false;
+  /** Its cost when the pool last weighed it (what the pool counts for it). */
+  pooledCost = 0;
 
   constructor(
     private readonly file: PostingsFile,
@@ -71,10 +74,62 @@ export class TermPostings implements SkipSource, PositionsSource {
   }
 }
 
-/** The pool of terms' postings of a thread, keyed by file key + postings offset. */
-class TermPostingsPool extends BoundedLru<number, TermPostings> {
-  constructor(maxBytes: number) {
-    super(maxBytes, (entry) => entry.cost);
+/**
+ * The pool of terms' postings of a thread, keyed by file key + postings offset, bounded by bytes.
+ * A hit only marks its entry: a search looks every query term up in every segment, and moving the
+ * entry to the young end of an LRU (a delete and a set on the map) on each hit was most of what a
+ * pooled term cost a query. Eviction gives marked entries a second chance (CLOCK): the oldest
+ * entry goes unless it was looked up since the pool last passed it, in which case it is moved to
+ * the young end unmarked.
+ */
+export class TermPostingsPool {
+  private readonly entries = new Map<number, TermPostings>();
+  private used = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  /** Bytes held now. */
+  get bytes(): number {
+    return this.used;
+  }
+
+  /** Whether an entry is pooled under `key` (without marking it). */
+  has(key: number): boolean {
+    return this.entries.has(key);
+  }
+
+  /** The entry under `key`, marked as looked up; undefined when absent. */
+  get(key: number): TermPostings | undefined {
+    const entry = this.entries.get(key);
+    if (entry !== undefined) entry.recent = true;
+    return entry;
+  }
+
+  /** Pools `entry` under `key` (again, when its cost grew), evicting past the budget. */
+  set(key: number, entry: TermPostings): void {
+    const old = this.entries.get(key);
+    if (old !== undefined) {
+      this.entries.delete(key);
+      this.used -= old.pooledCost;
+    }
+    const cost = entry.cost;
+    if (cost > this.maxBytes) return;
+    entry.pooledCost = cost;
+    this.entries.set(key, entry);
+    this.used += cost;
+    // A moved entry comes round again unmarked, so this ends within two passes over the entries;
+    // the entry just pooled is never the one dropped (it fits alone).
+    for (const [k, e] of this.entries) {
+      if (this.used <= this.maxBytes) break;
+      if (e === entry) continue;
+      this.entries.delete(k);
+      if (e.recent) {
+        e.recent = false;
+        this.entries.set(k, e);
+      } else {
+        this.used -= e.pooledCost;
+      }
+    }
   }
 }
 

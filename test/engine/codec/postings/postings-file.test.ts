@@ -9,7 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { PostingsFile, PostingsStream } from '../../../../src/engine/codec/postings/postings-file.js';
+import { PostingsFile, PostingsStream, TermPostings, TermPostingsPool } from '../../../../src/engine/codec/postings/postings-file.js';
 import { IndexOptions, NO_MORE_DOCS } from '../../../../src/engine/codec/postings/postings-format.js';
 import type { TermInfo } from '../../../../src/engine/codec/postings/postings-format.js';
 import { PostingsIterator } from '../../../../src/engine/codec/postings/postings-reader.js';
@@ -150,5 +150,47 @@ describe('PostingsFile', () => {
     } finally {
       file.close();
     }
+  });
+
+  it('pool: a hit only marks its entry, eviction drops the oldest unmarked ones and stays within the budget', () => {
+    const info: TermInfo = { docFreq: 1, totalTermFreq: 1, postingsOffset: 8, singletonDoc: -1, positionsOffset: 0, maxFreq: 1, minNorm: 0 };
+    // The pool weighs entries by their bytes; their file is never read here.
+    const entry = (bytes: number): TermPostings => new TermPostings(null as unknown as PostingsFile, new Uint8Array(bytes), info, 0, 0);
+    const cost = entry(200).cost;
+    const pool = new TermPostingsPool(3 * cost);
+    const [a, b, c, d, e] = [entry(200), entry(200), entry(200), entry(200), entry(200)];
+    pool.set(1, a);
+    pool.set(2, b);
+    pool.set(3, c);
+    assert.equal(pool.bytes, 3 * cost);
+    assert.equal(pool.get(1), a);
+    pool.set(4, d);
+    // a was looked up since it was pooled: b, the oldest unmarked, goes.
+    assert.deepEqual([1, 2, 3, 4].map((k) => pool.has(k)), [true, false, true, true]);
+    assert.equal(pool.bytes, 3 * cost);
+    pool.set(5, e);
+    // a was moved behind d, unmarked: c goes now, then d, then a.
+    assert.deepEqual([1, 3, 4, 5].map((k) => pool.has(k)), [true, false, true, true]);
+    pool.set(6, entry(200));
+    assert.deepEqual([1, 4, 5, 6].map((k) => pool.has(k)), [true, false, true, true]);
+    pool.set(4, d);
+    assert.deepEqual([1, 4, 5, 6].map((k) => pool.has(k)), [false, true, true, true]);
+    // Every entry marked: one still goes, the just-pooled one stays, the budget holds.
+    for (const k of [4, 5, 6]) pool.get(k);
+    pool.set(7, entry(200));
+    assert.equal(pool.has(7), true);
+    assert.equal([4, 5, 6].filter((k) => pool.has(k)).length, 2);
+    assert.equal(pool.bytes, 3 * cost);
+    // A grown entry is weighed again: the pool counts its new cost, and evicts to make room.
+    const grown = pool.get(7)!;
+    (grown as unknown as { positions: Uint8Array }).positions = new Uint8Array(cost);
+    pool.set(7, grown);
+    assert.equal(pool.has(7), true);
+    assert.equal(grown.cost, 2 * cost);
+    assert.equal([4, 5, 6].filter((k) => pool.has(k)).length, 1);
+    assert.equal(pool.bytes, 3 * cost);
+    // An entry over the whole budget is not pooled.
+    pool.set(8, entry(4 * cost));
+    assert.equal(pool.has(8), false);
   });
 });
