@@ -8,7 +8,8 @@
  */
 import { mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Appender, Directory, Lock, LockOwner, RandomAccessFile } from '../engine/directory.js';
+import type { ThreadFilesDirectory, ThreadFilesSpec } from '../engine/commit/engine-worker.js';
+import type { Appender, Lock, LockOwner, RandomAccessFile } from '../engine/directory.js';
 import { assertFileName } from './file-name.js';
 import { LocalAppender } from './local-appender.js';
 import { LocalRandomAccessFile } from './local-random-access-file.js';
@@ -21,7 +22,7 @@ import { errorCode } from './system-error.js';
 const DIRECTORY_SYNC_UNSUPPORTED = new Set(['EISDIR', 'EINVAL', 'EPERM', 'EBADF', 'ENOTSUP']);
 
 /** A {@link Directory} backed by one local directory; see the module comment for durability. */
-export class LocalDirectory implements Directory {
+export class LocalDirectory implements ThreadFilesDirectory {
   /** Whether a name was created or removed since the directory was last fsynced. */
   private entriesDirty = false;
 
@@ -95,6 +96,20 @@ export class LocalDirectory implements Directory {
     const path = this.pathOf(name);
     this.entriesDirty = true;
     await writeFile(path, data);
+  }
+
+  /**
+   * Lets the engine's background threads write and read this directory's files themselves
+   * (`thread-files.ts`, loaded by URL in the thread; under tsx, from source).
+   */
+  threadFiles(): ThreadFilesSpec {
+    const source = import.meta.url.endsWith('.ts');
+    return { module: new URL(source ? './thread-files.ts' : './thread-files.js', import.meta.url).href, options: { path: this.path } };
+  }
+
+  /** A background thread created `names` (see {@link threadFiles}): the next sync fsyncs the entries. */
+  wroteOnThread(names: readonly string[]): void {
+    if (names.length > 0) this.entriesDirty = true;
   }
 
   async sync(names: readonly string[]): Promise<void> {

@@ -13,9 +13,14 @@ import { CRASH_BATCH_SIZE } from './fixtures/crash-batch.js';
 const writer = fileURLToPath(new URL('./fixtures/crash-writer.ts', import.meta.url));
 const ROUNDS = 20;
 
-/** Runs the writer child until it has acknowledged `acks` batches, then SIGKILLs it at a random moment. */
-async function runAndKill(path: string, start: number, acks: number, killDelayMs: number): Promise<number[]> {
-  const child = spawn(process.execPath, ['--import', 'tsx', writer, path, String(start)], { stdio: ['ignore', 'pipe', 'inherit'] });
+/**
+ * Runs the writer child until it has acknowledged `acks` batches, then SIGKILLs it at a random
+ * moment; `threads`: the child inverts and merges on background threads, which write the segment
+ * files themselves (as `api` does).
+ */
+async function runAndKill(path: string, start: number, acks: number, killDelayMs: number, threads: boolean): Promise<number[]> {
+  const args = ['--import', 'tsx', writer, path, String(start), ...(threads ? ['threads'] : [])];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const acked: number[] = [];
   const exited = new Promise<void>((resolve) => child.once('exit', () => { resolve(); }));
   createInterface({ input: child.stdout }).on('line', (line) => {
@@ -37,7 +42,8 @@ describe('crash safety', () => {
       let next = 0;
       for (let round = 0; round < ROUNDS; round++) {
         const acks = 1 + Math.floor(Math.random() * 12);
-        const acked = await runAndKill(path, next, acks, Math.floor(Math.random() * 25));
+        // Every other round the child writes through background threads.
+        const acked = await runAndKill(path, next, acks, Math.floor(Math.random() * 25), round % 2 === 1);
         for (const b of acked) ackedAll.add(b);
         const highest = Math.max(next - 1, ...acked);
 

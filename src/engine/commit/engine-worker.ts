@@ -8,6 +8,7 @@ import * as workerThreads from 'node:worker_threads';
 import { Worker } from 'node:worker_threads';
 import type { MessagePort, Transferable } from 'node:worker_threads';
 import { installBackgroundPauser } from './foreground-gate.js';
+import type { Directory } from '../directory.js';
 import { idleSchedulingPolicy } from './thread-policy.js';
 
 /** The `workerData` field that asks a background worker to lower its own priority (see {@link lowerThreadPriority}). */
@@ -16,6 +17,54 @@ export interface BackgroundThreadData {
   readonly nice?: number;
   /** The process's foreground gate (`foreground-gate.ts`): the worker pauses while searches run. */
   readonly gate?: SharedArrayBuffer;
+  /** The writer's directory's files, for the worker to write and read itself (see {@link ThreadFilesSpec}). */
+  readonly files?: ThreadFilesSpec;
+}
+
+/**
+ * Synchronous access to the writer's directory from a background thread, which the thread's
+ * `SCHED_IDLE` policy then pays for (the kernel's copies into and out of the page cache), instead
+ * of libuv's pool at normal priority (issue 17: search p99 while `api` indexes).
+ */
+export interface ThreadFileAccess {
+  /** Creates or replaces files, as `Directory.writeFile` does (not durable until the writer's sync). */
+  write(files: Iterable<readonly [string, Uint8Array]>): void;
+  /** Reads a whole file, or `length` bytes from `offset`, as `Directory.readFile` / `readRange` do. */
+  read(name: string, offset?: number, length?: number): Uint8Array;
+}
+
+/**
+ * Where a background thread loads its {@link ThreadFileAccess} from: a module's URL (its export
+ * `openThreadFiles(options)` makes one) and the options, which must survive a structured clone.
+ * The engine names no file system module (`.dependency-cruiser.cjs`): the directory supplies it.
+ */
+export interface ThreadFilesSpec {
+  readonly module: string;
+  readonly options: unknown;
+}
+
+/** A {@link Directory} whose files a background thread may write and read itself (a local one). */
+export interface ThreadFilesDirectory extends Directory {
+  /** The spec a thread loads its access from (see {@link loadThreadFiles}). */
+  threadFiles(): ThreadFilesSpec;
+  /**
+   * Tells the directory, on the writer's thread, that a background thread created `names`: their
+   * directory entries are then made durable by the next `sync`, as if this thread had written them.
+   */
+  wroteOnThread(names: readonly string[]): void;
+}
+
+/** Whether a background thread may write and read `dir`'s files itself. */
+export function hasThreadFiles(dir: Directory): dir is ThreadFilesDirectory {
+  const candidate = dir as Partial<ThreadFilesDirectory>;
+  return typeof candidate.threadFiles === 'function' && typeof candidate.wroteOnThread === 'function';
+}
+
+/** Inside a worker: loads the file access `spec` names (none without a spec). */
+export async function loadThreadFiles(spec: ThreadFilesSpec | undefined): Promise<ThreadFileAccess | null> {
+  if (spec === undefined) return null;
+  const module = (await import(spec.module)) as { openThreadFiles(options: unknown): ThreadFileAccess };
+  return module.openThreadFiles(spec.options);
 }
 
 /**

@@ -19,6 +19,7 @@ import { segmentName } from '../segment/segment-component.js';
 import { SegmentLoad, SegmentReader } from '../segment/segment-reader.js';
 import type { Snapshot } from '../segment/snapshot.js';
 import { coveredLogFiles, publishCommit } from './commit-protocol.js';
+import { hasThreadFiles } from './engine-worker.js';
 import { FileRefs } from './file-refs.js';
 import { manifestFiles } from './manifest.js';
 import type { Manifest } from './manifest.js';
@@ -100,7 +101,7 @@ export class IndexWriter {
     this.nextSegmentId = manifest.nextSegmentId;
     this.checkpoints = { ...manifest.checkpoints };
     this.refs.incRef(manifestFiles(manifest));
-    this.thread = options.inversionThreads > 0 ? new InversionThread(mapping, options.backgroundNice) : null;
+    this.thread = options.inversionThreads > 0 ? new InversionThread(mapping, options.backgroundNice, hasThreadFiles(dir) ? dir.threadFiles() : undefined) : null;
     this.buffer = this.newBuffer();
     this.registry = new SegmentRegistry(segments, this.refs);
     this.vectorDims = new VectorDimensions(mapping, segments.map((s) => s.info));
@@ -123,6 +124,7 @@ export class IndexWriter {
         this.registry.republish();
       },
       writeFiles: (files) => this.writeFiles(files),
+      wroteOnThread: (files) => { this.wroteOnThread(files); },
     });
   }
 
@@ -480,7 +482,9 @@ export class IndexWriter {
     if (this.buffer.maxDoc > 0) {
       try {
         const flushed = await this.buffer.flush(segmentName(this.nextSegmentId++));
-        await this.writeFiles(flushed.files);
+        // Written on the inversion thread (at its idle priority) or here; fsynced by the commit.
+        if (flushed.written === true) this.wroteOnThread(flushed.files);
+        else await this.writeFiles(flushed.files);
         const reader = await SegmentReader.open(this.dir, flushed.info, flushed.files, this.options.segmentLoad);
         if (flushed.idFilter !== undefined) this.registry.useIdFilter(reader, flushed.idFilter);
         const liveDocs = LiveDocs.allLive(flushed.info.maxDoc);
@@ -560,6 +564,11 @@ export class IndexWriter {
 
   private async writeFiles(files: ReadonlyMap<string, Uint8Array>): Promise<void> {
     for (const [name, bytes] of files) await this.dir.writeFile(name, bytes);
+  }
+
+  /** A background thread wrote `files` to the directory (see `ThreadFilesDirectory`). */
+  private wroteOnThread(files: ReadonlyMap<string, Uint8Array>): void {
+    if (hasThreadFiles(this.dir)) this.dir.wroteOnThread([...files.keys()]);
   }
 
   private deleteLater(name: string): void {

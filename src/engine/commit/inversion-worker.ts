@@ -1,15 +1,18 @@
 /**
  * The inversion thread's entry point (a `worker_threads` worker): it owns one segment buffer,
  * applies batches in their write-ahead log form, and encodes the buffer into a segment's files on
- * request. It does no I/O: the main thread logs every batch before handing it over and writes the
- * files this thread returns, so durability is the main thread's alone.
+ * request. The main thread logs every batch before handing it over and fsyncs and commits the
+ * files this thread returns, so durability is the main thread's alone. Given the directory's
+ * files (`workerData.files`, a local directory), this thread writes a flushed segment's files
+ * itself, at its own idle priority, before it replies; otherwise the main thread writes them.
  *
  * Protocol (`threaded-segment-buffer.ts` is the other side): every request gets exactly one reply,
  * in request order.
  * - `{ type: 'ops', record }`: a WAL record (frame + payload), usually transferred once the writer
  *   has appended it to the log; reply `{ ok, estimatedBytes }`.
- * - `{ type: 'flush', name }`: reply `{ ok, flushed, idFilter }`, the segment's files and the bits
- *   of its id filter (`IdFilterBuilder`) transferred, not copied; the thread starts an empty buffer.
+ * - `{ type: 'flush', name }`: reply `{ ok, flushed, idFilter, written }`, the segment's files and
+ *   the bits of its id filter (`IdFilterBuilder`) transferred, not copied, `written` when this
+ *   thread wrote the files to the directory; the thread starts an empty buffer.
  * - `{ type: 'reset' }`: drop the buffer (a rollback); reply `{ ok }`.
  * - `{ type: 'parse', batch, bytes }`: the next chunk of an `_index` body (`body-batch.ts`): split,
  *   parsed, validated and serialised here, kept under `batch`; reply `{ ok, docs }` (docs so far),
@@ -32,7 +35,7 @@ import type { FlushedBuffer } from '../segment/segment-buffer.js';
 import { BodyBatch } from './body-batch.js';
 import { IdFilterBuilder } from './id-filter.js';
 import type { InvalidBatch } from './body-batch.js';
-import { becomeBackgroundThread, handleRequestsInOrder, transferableFiles } from './engine-worker.js';
+import { becomeBackgroundThread, handleRequestsInOrder, loadThreadFiles, transferableFiles } from './engine-worker.js';
 import { backgroundPauser } from './foreground-gate.js';
 import type { BackgroundThreadData } from './engine-worker.js';
 import { decodeWalPayload } from './wal-replay.js';
@@ -55,6 +58,8 @@ export type InversionReply =
     readonly flushed?: FlushedBuffer;
     /** The flushed segment's id filter (`IdFilter.bits`), built from the ids as the buffer took them. */
     readonly idFilter?: Uint32Array;
+    /** Whether this thread wrote the flushed segment's files to the directory (`flush`). */
+    readonly written?: boolean;
     /** Documents of the batch so far (`parse`, `seal`). */
     readonly docs?: number;
     /** The first invalid document of the batch (`parse`, `seal`): the batch is forgotten. */
@@ -75,6 +80,11 @@ const port = parentPort as MessagePort;
 const data = workerData as InversionWorkerData;
 becomeBackgroundThread(data);
 const pauser = backgroundPauser();
+/**
+ * The directory's files, when this thread writes its segments itself. Should the module fail to
+ * load, the thread says it wrote nothing and the main thread writes the files, as without it.
+ */
+const threadFiles = loadThreadFiles(data.files).catch(() => null);
 const mapping = mappingFromJson(data.mapping);
 let buffer = new SegmentBuffer(mapping, getAnalyzer);
 /** The ids `buffer` took, for its segment's id filter. */
@@ -111,7 +121,9 @@ async function handle(request: InversionRequest): Promise<void> {
         const flushed = await buffer.flush(request.name);
         buffer = new SegmentBuffer(mapping, getAnalyzer);
         const idFilter = ids.build(flushed.info.maxDoc).bits;
-        port.postMessage({ ok: true, flushed, idFilter } satisfies InversionReply, [...transferableFiles(flushed.files), idFilter.buffer as ArrayBuffer]);
+        const files = await threadFiles;
+        files?.write(flushed.files);
+        port.postMessage({ ok: true, flushed, idFilter, written: files !== null } satisfies InversionReply, [...transferableFiles(flushed.files), idFilter.buffer as ArrayBuffer]);
         return;
       }
       case 'reset':

@@ -43,6 +43,8 @@ export interface MergeHost {
   /** Called under the mutex after a merge was swapped in. */
   merged(): void;
   writeFiles(files: ReadonlyMap<string, Uint8Array>): Promise<void>;
+  /** A merge thread wrote `files` to the directory itself (they are fsynced by the commit, as written ones). */
+  wroteOnThread(files: ReadonlyMap<string, Uint8Array>): void;
 }
 
 /** Runs one merge at a time for a writer; see the module comment. */
@@ -171,9 +173,10 @@ export class MergeScheduler {
     }));
     const written = new Map<string, Uint8Array>();
     try {
-      const write = async (files: ReadonlyMap<string, Uint8Array>): Promise<void> => {
+      const write = async (files: ReadonlyMap<string, Uint8Array>, onThread = false): Promise<void> => {
         for (const [file, bytes] of files) written.set(file, bytes);
-        await host.writeFiles(files);
+        if (onThread) host.wroteOnThread(files);
+        else await host.writeFiles(files);
       };
       const { info, docMaps } = host.mergeThread
         ? await mergeOnThread(host.dir, name, segments.map((s, i) => ({ info: s.info, liveDocs: liveDocs[i] })), write, host.backgroundNice)

@@ -1,15 +1,17 @@
 /**
  * Runs one merge on a worker thread (`merge-worker.ts`), so that the writer's event loop keeps
  * answering searches and requests while segments are decoded, remapped and encoded (issue 17:
- * search latency while indexing). This thread stays the only one that touches the directory: it
- * serves the worker's reads and writes the files the worker hands over, phase by phase, exactly as
- * a merge on this thread would, so durability and the files written are the same.
+ * search latency while indexing). Given a local directory (`hasThreadFiles`), the worker reads the
+ * sources and writes each phase's files itself, at its idle priority (`storage/thread-files.ts`),
+ * and hands the written bytes over; otherwise this thread serves the worker's reads and writes the
+ * files the worker hands over. Either way the files written are the same, written phase by phase as
+ * a merge on this thread would, and fsynced by the writer's commit: durability is unchanged.
  */
 import type { LiveDocs } from '../codec/live-docs/live-docs.js';
 import type { Directory } from '../directory.js';
 import type { SegmentInfo } from '../segment/segment-info.js';
 import type { MergedSegment } from '../segment/segment-merger.js';
-import { startEngineWorker, transferableBuffer } from './engine-worker.js';
+import { hasThreadFiles, startEngineWorker, transferableBuffer } from './engine-worker.js';
 import { foregroundGate } from './foreground-gate.js';
 import type { MergeThreadMessage, MergeThreadRequest, MergeWorkerData } from './merge-worker.js';
 
@@ -21,17 +23,19 @@ export interface ThreadedMergeSource {
 
 /**
  * Merges `sources` into segment `name` on a new worker thread, reading them from `dir` and handing
- * each phase's files to `write`; resolves as `mergeSegments` does, once the worker is gone. The
- * worker runs at nice value `nice` (see `lowerThreadPriority`).
+ * each phase's files to `write` (`onThread` when the worker wrote them to `dir` itself); resolves as
+ * `mergeSegments` does, once the worker is gone. The worker runs at nice value `nice` (see
+ * `lowerThreadPriority`).
  */
 export function mergeOnThread(
   dir: Directory,
   name: string,
   sources: readonly ThreadedMergeSource[],
-  write: (files: ReadonlyMap<string, Uint8Array>) => Promise<void>,
+  write: (files: ReadonlyMap<string, Uint8Array>, onThread: boolean) => Promise<void>,
   nice = 0,
 ): Promise<MergedSegment> {
-  const worker = startEngineWorker('merge-worker', { nice, gate: foregroundGate().shared } satisfies MergeWorkerData);
+  const data: MergeWorkerData = { nice, gate: foregroundGate().shared, ...(hasThreadFiles(dir) ? { files: dir.threadFiles() } : {}) };
+  const worker = startEngineWorker('merge-worker', data);
   return new Promise<MergedSegment>((resolve, reject) => {
     let settled = false;
     const finish = (error: Error | null, merged?: MergedSegment): void => {
@@ -62,7 +66,7 @@ export function mergeOnThread(
           return;
         }
         case 'write':
-          write(new Map(message.files)).then(
+          write(new Map(message.files), message.written === true).then(
             () => { reply({ type: 'written', id: message.id }); },
             // The write's own error (an I/O failure) is what the merge fails with.
             (e: unknown) => { finish(e as Error); },

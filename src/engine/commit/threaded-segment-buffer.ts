@@ -18,6 +18,7 @@ import { mappingToJson } from '../schema/mapping.js';
 import type { Mapping } from '../schema/mapping.js';
 import type { FlushedBuffer } from '../segment/segment-buffer.js';
 import { handedOverBuffer, startEngineWorker, transferableBuffer, wholeBuffer, WorkerChannel } from './engine-worker.js';
+import type { ThreadFilesSpec } from './engine-worker.js';
 import { invalidBatchError } from './body-batch.js';
 import { foregroundGate } from './foreground-gate.js';
 import { IdFilter } from './id-filter.js';
@@ -66,9 +67,12 @@ export class InversionThread {
   private readonly channel: WorkerChannel<InversionRequest, InversionReply>;
   private nextBatch = 0;
 
-  /** Starts the thread; `nice` lowers its scheduling priority (see `lowerThreadPriority`). */
-  constructor(mapping: Mapping, nice = 0) {
-    const data: InversionWorkerData = { mapping: mappingToJson(mapping), nice, gate: foregroundGate().shared };
+  /**
+   * Starts the thread; `nice` lowers its scheduling priority (see `lowerThreadPriority`); given
+   * `files`, the thread writes each flushed segment's files to the directory itself.
+   */
+  constructor(mapping: Mapping, nice = 0, files?: ThreadFilesSpec) {
+    const data: InversionWorkerData = { mapping: mappingToJson(mapping), nice, gate: foregroundGate().shared, ...(files === undefined ? {} : { files }) };
     this.channel = new WorkerChannel(startEngineWorker('inversion-worker', data), 'inversion thread');
   }
 
@@ -202,13 +206,13 @@ export class ThreadedSegmentBuffer implements WriteBuffer {
     await before;
   }
 
-  async flush(name: string): Promise<FlushedBuffer & { readonly idFilter?: IdFilter }> {
+  async flush(name: string): Promise<FlushedBuffer & { readonly idFilter?: IdFilter; readonly written?: boolean }> {
     this.sendQueued();
     const reply = this.thread.request({ type: 'flush', name });
     this.latest = this.track(reply);
     // Replies come in order: every batch before the flush has been applied.
-    const { flushed, idFilter } = await reply;
-    return idFilter === undefined ? flushed! : { ...flushed!, idFilter: new IdFilter(0, idFilter) };
+    const { flushed, idFilter, written } = await reply;
+    return { ...flushed!, ...(idFilter === undefined ? {} : { idFilter: new IdFilter(0, idFilter) }), written: written === true };
   }
 
   private sendQueued(): void {

@@ -25,7 +25,8 @@ export interface WriteBuffer {
   applyLogged?(record: Uint8Array, upserts: number): Promise<void>;
   /**
    * Encodes the buffer as segment `name`; with the segment's id filter when the buffer built one
-   * as it took the docs (an inversion thread does: see `IdFilterBuilder`).
+   * as it took the docs (an inversion thread does: see `IdFilterBuilder`), and `written` when the
+   * buffer's thread wrote the segment's files to the directory itself (not yet fsynced).
    */
-  flush(name: string): Promise<FlushedBuffer & { readonly idFilter?: IdFilter }>;
+  flush(name: string): Promise<FlushedBuffer & { readonly idFilter?: IdFilter; readonly written?: boolean }>;
 }

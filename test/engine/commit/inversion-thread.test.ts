@@ -4,7 +4,9 @@ import { describe, it } from 'node:test';
 import { Index } from '../../../src/engine/search-index.js';
 import { InversionThread, ThreadedSegmentBuffer, ownBytes } from '../../../src/engine/commit/threaded-segment-buffer.js';
 import { parseMapping } from '../../../src/engine/schema/mapping.js';
+import { LocalDirectory } from '../../../src/storage/local-directory.js';
 import { MemoryDirectory } from '../../../src/storage/memory-directory.js';
+import { temporaryDirectories } from '../../helpers/temp-dirs.js';
 
 const mapping = {
   fields: {
@@ -60,6 +62,8 @@ async function writeSequence(index: Index): Promise<void> {
   await index.delete(['d10']);
 }
 
+const tempDir = temporaryDirectories('yarrow-inversion-thread-');
+
 describe('inversion thread (WriterOptions.inversionThreads)', () => {
   it('builds the same index as inverting on the calling thread: hits, stored fields, scores and facets', async () => {
     const local = await Index.open(new MemoryDirectory(), { mapping, refreshIntervalMs: 0, writer: { merges: false } });
@@ -91,6 +95,42 @@ describe('inversion thread (WriterOptions.inversionThreads)', () => {
     assert.deepEqual(observe(replayedLocal, false), expected);
     assert.deepEqual(observe(replayedThreaded), observe(replayedLocal));
     for (const ix of [replayedLocal, replayedThreaded, index]) await ix.close();
+  });
+
+  it('writes a local directory\'s segment files on the thread; the commit fsyncs them, and a reopened index reads them', async () => {
+    const path = await tempDir();
+    const calls: { op: string; names: string[] }[] = [];
+    // A recording view of the real directory: every call goes through to it.
+    const recorded = new Proxy(await LocalDirectory.open(path), {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          const names = typeof args[0] === 'string' ? [args[0]] : Array.isArray(args[0]) ? (args[0] as string[]) : [];
+          calls.push({ op: String(prop), names });
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const reference = await Index.open(new MemoryDirectory(), { mapping, refreshIntervalMs: 0, writer: { merges: false } });
+    const index = await Index.open(recorded, { mapping, refreshIntervalMs: 0, writer: { inversionThreads: 1, merges: false } });
+    for (const ix of [reference, index]) {
+      await writeSequence(ix);
+      await ix.refresh();
+    }
+    assert.deepEqual(observe(index), observe(reference));
+    const reported = calls.filter((c) => c.op === 'wroteOnThread').flatMap((c) => c.names);
+    assert.ok(reported.some((f) => f.startsWith('seg-')), 'the thread reported the segment files it wrote');
+    const written = calls.filter((c) => c.op === 'writeFile').flatMap((c) => c.names);
+    assert.deepEqual(written.filter((f) => reported.includes(f)), [], 'this thread wrote none of them again');
+    await index.commit();
+    const synced = new Set(calls.filter((c) => c.op === 'sync').flatMap((c) => c.names));
+    const files = await recorded.list();
+    assert.deepEqual(reported.filter((f) => files.includes(f) && !synced.has(f)), [], 'every committed file the thread wrote was fsynced');
+    await index.close();
+    const reopened = await Index.open(await LocalDirectory.open(path), { refreshIntervalMs: 0, readOnly: true });
+    assert.deepEqual(observe(reopened), observe(reference));
+    for (const ix of [reopened, reference]) await ix.close();
   });
 
   it('rolls back what the thread buffered', async () => {

@@ -58,9 +58,11 @@ describe('merges on a worker thread (WriterOptions.mergeThread)', () => {
     const reads = async (mergeThread: boolean): Promise<number> => {
       const local = await LocalDirectory.open(await tempDir());
       let count = 0;
-      // A counting view of the real directory: every call goes through to it.
+      // A counting view of the real directory: every call goes through to it (its thread files
+      // hidden, so that the merge thread reads through this thread).
       const counted = new Proxy(local, {
         get(target, prop, receiver) {
+          if (prop === 'threadFiles') return undefined;
           const value = Reflect.get(target, prop, receiver) as unknown;
           if (typeof value !== 'function') return value;
           return (...args: unknown[]) => {
@@ -90,9 +92,11 @@ describe('merges on a worker thread (WriterOptions.mergeThread)', () => {
   it('take over the bytes read for the thread (no clone left here) and open the merged segment from the bytes written', async () => {
     const local = await LocalDirectory.open(await tempDir());
     const reads: { name: string; bytes: Uint8Array }[] = [];
-    // A recording view of the real directory: every call goes through to it.
+    // A recording view of the real directory: every call goes through to it (its thread files
+    // hidden, so that the merge thread reads through this thread).
     const recorded = new Proxy(local, {
       get(target, prop, receiver) {
+        if (prop === 'threadFiles') return undefined;
         const value = Reflect.get(target, prop, receiver) as unknown;
         if (typeof value !== 'function') return value;
         if (prop !== 'readFile') return (value as (...a: unknown[]) => unknown).bind(target);
@@ -117,6 +121,48 @@ describe('merges on a worker thread (WriterOptions.mergeThread)', () => {
     assert.deepEqual(reads.filter((r) => merged.includes(r.name)).map((r) => r.name), [], 'the merged segment was not read back');
     assert.equal(index.search({ query: { match: { title: 'fizz' } }, size: 100 }).total, 30);
     await index.close();
+  });
+
+  it('read and write a local directory\'s files on the thread itself; the commit fsyncs them and their entries', async () => {
+    const path = await tempDir();
+    const local = await LocalDirectory.open(path);
+    const calls: { op: string; names: string[] }[] = [];
+    // A recording view of the real directory: every call goes through to it.
+    const recorded = new Proxy(local, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          const names = typeof args[0] === 'string' ? [args[0]] : Array.isArray(args[0]) ? (args[0] as string[]) : [];
+          calls.push({ op: String(prop), names });
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const index = await Index.open(recorded, { name: 'm', mapping, refreshIntervalMs: 0, writer: { merges: false, mergeThread: true } });
+    for (let i = 0; i < 3; i++) {
+      await index.upsert(docs(i * 30, 30));
+      await index.refresh();
+    }
+    await index.commit();
+    const before = new Set(await local.list());
+    calls.length = 0;
+    await index.forceMerge(1);
+    const merged = (await local.list()).filter((f) => !before.has(f) && f.startsWith('seg-'));
+    assert.ok(merged.length > 0, 'the merge wrote a segment');
+    const io = calls.filter((c) => ['readFile', 'readRange', 'writeFile'].includes(c.op));
+    assert.deepEqual(io, [], 'the writer\'s thread neither read the sources nor wrote the merged files');
+    assert.ok(calls.some((c) => c.op === 'wroteOnThread' && c.names.length > 0), 'the thread\'s files were reported');
+    calls.length = 0;
+    await index.commit();
+    const synced = new Set(calls.filter((c) => c.op === 'sync').flatMap((c) => c.names));
+    assert.deepEqual(merged.filter((f) => !synced.has(f)), [], 'the commit fsyncs every file the thread wrote');
+    assert.equal(index.search({ query: { match: { title: 'fizz' } }, size: 100 }).total, 30);
+    await index.close();
+    const reopened = await Index.open(await LocalDirectory.open(path), { name: 'm', mapping, readOnly: true });
+    assert.equal(reopened.stats().docs, 90);
+    assert.equal(reopened.stats().segments, 1);
+    await reopened.close();
   });
 
   it('fail the merge with the write error and leave no merged file behind when a write fails', async () => {
