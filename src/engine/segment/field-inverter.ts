@@ -482,8 +482,12 @@ const warmed = new WeakSet<Analyzer>();
  */
 const WARM_UP_ASCII = `Don't STOP: the Runner's 3D-printing toolkit\\n\\t\\"quoted\\" rock'n'roll a''b x' 'y it's ab I abcdefgh abcdefghi internationalization Internationalizations running runs ran easily generously ${'x'.repeat(maxTokenLength + 1)} ${'word '.repeat(12)}`;
 
-/** Text for the string path: case beyond ASCII, marks, curly apostrophes, astral letters, a lone surrogate, single Han and Thai letters. */
-const WARM_UP_TEXT = `Ünïcödé ÉCOLE naïve cafe\u0301 Straße l\u2019été Rock\u2019n\u2019roll \u{10400}\u{10428} x\ud800y \u4e2d \u0e44 ΣΊΣΥΦΟΣ ${WARM_UP_ASCII.replaceAll('\\', ' ')}`;
+/**
+ * Text for the string path: case beyond ASCII, marks, curly apostrophes, astral letters, a lone
+ * surrogate, single Han and Thai letters, one before a lone surrogate and one before an emoji
+ * (runs of one letter: the segmenter, slow to make, is not called).
+ */
+const WARM_UP_TEXT = `Ünïcödé ÉCOLE naïve cafe\u0301 Straße l\u2019été Rock\u2019n\u2019roll \u{10400}\u{10428} x\ud800y \u4e2d \u0e44 \u4e2d\ud800 \u4e2d\u{1f600} ΣΊΣΥΦΟΣ ${WARM_UP_ASCII.replaceAll('\\', ' ')}`;
 
 /**
  * Spans the warm-up vocabularies hold: the first more than the warm-up texts have (its later docs
