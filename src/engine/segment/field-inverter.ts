@@ -93,6 +93,12 @@ export class FieldInverter {
    */
   private readonly byteVocabulary: SharedVocabulary | null = null;
   private readonly tokenize: Analyzer['analyze'];
+  /**
+   * The analyzer, until this inverter's first document, when its span path is to be warmed up
+   * ({@link warmUp}, once per analyzer and thread): not at construction, since a thread may make
+   * inverters it never feeds (the `index file` event loop's writer does).
+   */
+  private coldAnalyzer: Analyzer | null = null;
 
   /**
    * @param scratchSpans 0 (the default): the thread's shared vocabulary of `analyzer`. Else a
@@ -155,12 +161,17 @@ export class FieldInverter {
           text = value;
           return scan(value, spanSink, start);
         };
-        if (scratchSpans === 0 && !warmed.has(analyzer)) {
-          warmed.add(analyzer);
-          warmUp(analyzer);
-        }
+        if (scratchSpans === 0) this.coldAnalyzer = analyzer;
       }
     }
+  }
+
+  /** Runs {@link warmUp} for `analyzer` if no inverter of this thread has. */
+  private warm(analyzer: Analyzer): void {
+    this.coldAnalyzer = null;
+    if (warmed.has(analyzer)) return;
+    warmed.add(analyzer);
+    warmUp(analyzer);
   }
 
   /** Adds a token of vocabulary ordinal `ordinal` (not {@link DROPPED}) at `position`. */
@@ -214,6 +225,7 @@ export class FieldInverter {
 
   /** Analyzes the values of `docId` (docs must arrive in increasing order) into the postings. */
   invert(docId: number, values: readonly (string | number | boolean)[]): void {
+    if (this.coldAnalyzer !== null) this.warm(this.coldAnalyzer);
     this.currentDoc = docId;
     this.currentLength = 0;
     let position = 0;
@@ -230,6 +242,7 @@ export class FieldInverter {
    * when the analyzer is not one the byte scan stands for; the caller then passes the string.
    */
   invertAscii(docId: number, bytes: Uint8Array, start: number, end: number): boolean {
+    if (this.coldAnalyzer !== null) this.warm(this.coldAnalyzer);
     const vocabulary = this.byteVocabulary;
     if (vocabulary === null) return false;
     this.currentDoc = docId;
@@ -498,7 +511,8 @@ const WARM_UP_SPANS = [96, 24];
 
 /**
  * Runs two scratch inverters of `analyzer`, each with a small vocabulary of its own, over
- * {@link WARM_UP_ASCII} and {@link WARM_UP_TEXT} before the thread's first document, so that V8
+ * {@link WARM_UP_ASCII} and {@link WARM_UP_TEXT} before the thread's first document (5-8 ms of
+ * CPU, some of it first uses a load pays anyway: the character tables), so that V8
  * has type feedback for the span path's branches when it first optimises them. Without it the
  * branches a load takes only later (a probe past a taken slot, a table that grows, a long key, a
  * second buffer's sink closure) each threw the optimised code away: a bulk thread, which compiles
@@ -510,8 +524,8 @@ function warmUp(analyzer: Analyzer): void {
   const bytes = Buffer.from(WARM_UP_ASCII, 'latin1');
   for (const spans of WARM_UP_SPANS) {
     const inverter = new FieldInverter('', analyzer, spans);
-    // V8 keeps no feedback for a function until it has run a while (its first call or so here).
-    for (let doc = 0; doc < 6; ) {
+    // V8 keeps no feedback for a function until it has run a while (its first call, here).
+    for (let doc = 0; doc < 4; ) {
       inverter.invertAscii(doc++, bytes, 0, bytes.length);
       inverter.invert(doc++, [WARM_UP_TEXT]);
     }
