@@ -16,9 +16,8 @@ import { lengthToNorm } from '../codec/norms/small-float.js';
 import { IndexOptions } from '../codec/postings/postings-format.js';
 import type { TimeSlicer } from '../event-loop.js';
 import type { SegmentWriter } from './segment-writer.js';
-import { DROPPED, sharedVocabulary } from './shared-vocabulary.js';
+import { DROPPED, SharedVocabulary, sharedVocabulary } from './shared-vocabulary.js';
 import { sortedTermIds } from './term-order.js';
-import type { SharedVocabulary } from './shared-vocabulary.js';
 
 /** Position increment between the values of a multi-valued field, so phrases never span values. */
 export const POSITION_GAP = 100;
@@ -94,11 +93,28 @@ export class FieldInverter {
    */
   private readonly byteVocabulary: SharedVocabulary | null = null;
   private readonly tokenize: Analyzer['analyze'];
+  /**
+   * The analyzer, until this inverter's first document, when its span path is to be warmed up
+   * ({@link warmUp}, once per analyzer and thread): not at construction, since a thread may make
+   * inverters it never feeds (the `index file` event loop's writer does).
+   */
+  private coldAnalyzer: Analyzer | null = null;
 
+  /**
+   * @param scratchSpans 0 (the default): the thread's shared vocabulary of `analyzer`. Else a
+   *   vocabulary of its own, bounded to this many spans, which nothing else sees ({@link warmUp}).
+   */
   constructor(
     readonly field: string,
     analyzer: Analyzer,
+    scratchSpans = 0,
   ) {
+    if (scratchSpans > 0) {
+      // A warm-up's inverter starts small, so its few docs grow every array as a load does late.
+      this.slab = new Int32Array(16);
+      this.termState = new Int32Array(4 * TERM);
+      this.lengths = new Int32Array(2);
+    }
     // A tokenizer alone (`standard`) that scans spans takes the span path with no filter.
     const scanOnly: Analyzer['decomposed'] = analyzer.scan === undefined ? undefined : { tokenize: (text: string, sink: TokenSink, start?: number) => analyzer.analyze(text, sink, start), normalize: (token: string) => token, scan: analyzer.scan };
     const decomposed = analyzer.decomposed ?? scanOnly;
@@ -127,7 +143,8 @@ export class FieldInverter {
       } else {
         // Spans: a token the thread has seen before (in any field of any buffer) is found from the
         // text's characters, with no string made.
-        const vocabulary = sharedVocabulary(analyzer, decomposed.normalizeUncached ?? ((token) => decomposed.normalize(token)));
+        const normalize = decomposed.normalizeUncached ?? ((token: string) => decomposed.normalize(token));
+        const vocabulary = scratchSpans > 0 ? new SharedVocabulary(normalize, scratchSpans) : sharedVocabulary(analyzer, normalize);
         this.vocabularyEpoch = vocabulary.epoch;
         if (scan === scanStandard) this.byteVocabulary = vocabulary;
         let text = '';
@@ -144,8 +161,17 @@ export class FieldInverter {
           text = value;
           return scan(value, spanSink, start);
         };
+        if (scratchSpans === 0) this.coldAnalyzer = analyzer;
       }
     }
+  }
+
+  /** Runs {@link warmUp} for `analyzer` if no inverter of this thread has. */
+  private warm(analyzer: Analyzer): void {
+    this.coldAnalyzer = null;
+    if (warmed.has(analyzer)) return;
+    warmed.add(analyzer);
+    warmUp(analyzer);
   }
 
   /** Adds a token of vocabulary ordinal `ordinal` (not {@link DROPPED}) at `position`. */
@@ -199,6 +225,7 @@ export class FieldInverter {
 
   /** Analyzes the values of `docId` (docs must arrive in increasing order) into the postings. */
   invert(docId: number, values: readonly (string | number | boolean)[]): void {
+    if (this.coldAnalyzer !== null) this.warm(this.coldAnalyzer);
     this.currentDoc = docId;
     this.currentLength = 0;
     let position = 0;
@@ -215,6 +242,7 @@ export class FieldInverter {
    * when the analyzer is not one the byte scan stands for; the caller then passes the string.
    */
   invertAscii(docId: number, bytes: Uint8Array, start: number, end: number): boolean {
+    if (this.coldAnalyzer !== null) this.warm(this.coldAnalyzer);
     const vocabulary = this.byteVocabulary;
     if (vocabulary === null) return false;
     this.currentDoc = docId;
@@ -456,6 +484,54 @@ class TermPostings {
  * The norm byte of each of `maxDoc` docs from the field lengths of the first `used` (the rest have
  * none). Apart from the async {@link FieldInverter.writeTo}, which V8 compiles late.
  */
+/** Analyzers whose span path {@link warmUp} has run in this thread. */
+const warmed = new WeakSet<Analyzer>();
+
+/**
+ * ASCII text (a JSON string's contents, escapes included) that takes the byte path's branches:
+ * escapes, apostrophes inside, after and around words, capitals, stop words, possessives, words
+ * the stemmer changes or skips, keys short enough for a slot and long ones for the arena, a token
+ * too long to keep, and a word often enough to chain its postings past a first slice.
+ */
+const WARM_UP_ASCII = `Don't STOP: the Runner's 3D-printing toolkit\\n\\t\\"quoted\\" rock'n'roll a''b x' 'y it's ab I abcdefgh abcdefghi internationalization Internationalizations running runs ran easily generously ${'x'.repeat(maxTokenLength + 1)} ${'word '.repeat(12)}`;
+
+/**
+ * Text for the string path: case beyond ASCII, marks, curly apostrophes, astral letters, a lone
+ * surrogate, single Han and Thai letters, one before a lone surrogate and one before an emoji
+ * (runs of one letter: the segmenter, slow to make, is not called).
+ */
+const WARM_UP_TEXT = `Ünïcödé ÉCOLE naïve cafe\u0301 Straße l\u2019été Rock\u2019n\u2019roll \u{10400}\u{10428} x\ud800y \u4e2d \u0e44 \u4e2d\ud800 \u4e2d\u{1f600} ΣΊΣΥΦΟΣ ${WARM_UP_ASCII.replaceAll('\\', ' ')}`;
+
+/**
+ * Spans the warm-up vocabularies hold: the first more than the warm-up texts have (its later docs
+ * find every span), the second fewer (it starts new epochs). Both start with small tables, which
+ * grow and have probes pass taken slots.
+ */
+const WARM_UP_SPANS = [96, 24];
+
+/**
+ * Runs two scratch inverters of `analyzer`, each with a small vocabulary of its own, over
+ * {@link WARM_UP_ASCII} and {@link WARM_UP_TEXT} before the thread's first document (5-8 ms of
+ * CPU, some of it first uses a load pays anyway: the character tables), so that V8
+ * has type feedback for the span path's branches when it first optimises them. Without it the
+ * branches a load takes only later (a probe past a taken slot, a table that grows, a long key, a
+ * second buffer's sink closure) each threw the optimised code away: a bulk thread, which compiles
+ * on itself, compiled its scans and the vocabulary's probes 3-6 times a load, the string scan at
+ * tens of ms a time. Nothing of the run stays but the code's feedback: the inverters and their
+ * vocabularies are dropped, and no cache (the analyzer's memo, the segmenter's) is touched.
+ */
+function warmUp(analyzer: Analyzer): void {
+  const bytes = Buffer.from(WARM_UP_ASCII, 'latin1');
+  for (const spans of WARM_UP_SPANS) {
+    const inverter = new FieldInverter('', analyzer, spans);
+    // V8 keeps no feedback for a function until it has run a while (its first call, here).
+    for (let doc = 0; doc < 4; ) {
+      inverter.invertAscii(doc++, bytes, 0, bytes.length);
+      inverter.invert(doc++, [WARM_UP_TEXT]);
+    }
+  }
+}
+
 function normsOf(lengths: Int32Array, used: number, maxDoc: number): Uint8Array {
   const norms = new Uint8Array(maxDoc);
   for (let d = 0; d < used; d++) norms[d] = lengthToNorm(lengths[d]);

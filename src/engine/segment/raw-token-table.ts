@@ -36,7 +36,7 @@ export const ABSENT = -2;
 /** Maps token spans (optionally ASCII-lowercased as they are read) to ids. */
 export class RawTokenTable {
   /** Keys of more than {@link INLINE_UNITS} ASCII code units, back to back. */
-  private asciiKeys = new Uint8Array(1 << 14);
+  private asciiKeys: Uint8Array;
   private asciiUsed = 0;
   /** Keys with a code unit past ASCII, back to back. */
   private wideKeys = new Uint16Array(0);
@@ -52,9 +52,11 @@ export class RawTokenTable {
 
   /** @param capacity entries to make room for up front (the table grows past it as needed). */
   constructor(capacity = 1024) {
-    let slots = 2048;
+    let slots = 8;
     while (slots < capacity * 2) slots *= 2;
     this.slots = new Int32Array(slots * SLOT);
+    // 16 KB, or less for a table made small on purpose (a warm-up's, which is to grow).
+    this.asciiKeys = new Uint8Array(Math.min(1 << 14, capacity * 16));
   }
 
   /** Bytes held by the table's arrays. */

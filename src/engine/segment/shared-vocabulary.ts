@@ -29,20 +29,40 @@ export class SharedVocabulary {
   epoch = 0;
   /** Term by ordinal. */
   terms: string[] = [];
-  private table = new RawTokenTable(MAX_SPANS);
+  private table: RawTokenTable;
   /**
    * Term -> ordinal, over typed arrays as the span table is: a new span's term is looked up here
    * (tens of thousands of times a load), and a `Map` of strings costs a few cache misses a lookup
    * (bucket, entry, the key string) where this table's probe has a short key in its slot.
    */
-  private ordinals = new RawTokenTable();
+  private ordinals: RawTokenTable;
   /** The empty term, which {@link ordinals} cannot key (an empty key marks a free slot): its ordinal, or -1. */
   private emptyOrdinal = -1;
   /** Raw token -> ordinal, for the tokens {@link tokenOrdinal} keys by string. */
   private tokenOrdinals = new Map<string, number>();
 
-  /** @param normalize the analyzer's filter chain for one raw token (null: dropped). */
-  constructor(private readonly normalize: (token: string) => string | null) {}
+  /**
+   * @param normalize the analyzer's filter chain for one raw token (null: dropped).
+   * @param maxSpans spans held before the vocabulary starts again. A vocabulary bounded below
+   *   {@link MAX_SPANS} (the field inverter's warm-up) also starts its tables small, so that a few
+   *   words take the paths a thread's load takes late: probes past a taken slot, tables that grow,
+   *   a new epoch.
+   */
+  constructor(
+    private readonly normalize: (token: string) => string | null,
+    private readonly maxSpans = MAX_SPANS,
+  ) {
+    this.table = this.spanTable();
+    this.ordinals = this.termTable();
+  }
+
+  private spanTable(): RawTokenTable {
+    return new RawTokenTable(this.maxSpans < MAX_SPANS ? 4 : MAX_SPANS);
+  }
+
+  private termTable(): RawTokenTable {
+    return new RawTokenTable(this.maxSpans < MAX_SPANS ? 4 : undefined);
+  }
 
   /** Bytes held by the span table's arrays (strings and the term map are not counted). */
   get bytes(): number {
@@ -68,7 +88,7 @@ export class SharedVocabulary {
   tokenOrdinal(token: string): number {
     let ordinal = this.tokenOrdinals.get(token);
     if (ordinal === undefined) {
-      if (this.tokenOrdinals.size >= MAX_SPANS) this.restart();
+      if (this.tokenOrdinals.size >= this.maxSpans) this.restart();
       ordinal = this.termOrdinal(this.normalize(token));
       this.tokenOrdinals.set(token, ordinal);
     }
@@ -93,7 +113,7 @@ export class SharedVocabulary {
   }
 
   private learn(text: string, start: number, end: number, flags: number, hash: number): number {
-    if (this.table.size >= MAX_SPANS || this.table.keyChars >= MAX_CHARS) {
+    if (this.table.size >= this.maxSpans || this.table.keyChars >= MAX_CHARS) {
       this.restart();
       this.table.find(text, start, end, flags !== 0, hash);
     }
@@ -127,10 +147,10 @@ export class SharedVocabulary {
   private restart(): void {
     this.epoch++;
     this.terms = [];
-    this.ordinals = new RawTokenTable();
+    this.ordinals = this.termTable();
     this.emptyOrdinal = -1;
     this.tokenOrdinals = new Map();
-    this.table = new RawTokenTable(MAX_SPANS);
+    this.table = this.spanTable();
   }
 }
 

@@ -5,6 +5,7 @@ import type { Analyzer } from '../../../src/engine/analysis/analyzer.js';
 import { getAnalyzer } from '../../../src/engine/analysis/analyzers.js';
 import { TimeSlicer } from '../../../src/engine/event-loop.js';
 import { FieldInverter, POSITION_GAP } from '../../../src/engine/segment/field-inverter.js';
+import { sharedVocabulary } from '../../../src/engine/segment/shared-vocabulary.js';
 import type { SegmentWriter } from '../../../src/engine/segment/segment-writer.js';
 
 /** One term as the inverter hands it to the segment writer, copied out of its scratch arrays. */
@@ -16,9 +17,13 @@ interface WrittenTerm {
 }
 
 /** What the inverter writes: the field's norms and its terms, in the order it writes them. */
-async function written(analyzer: Analyzer, docs: readonly (readonly string[])[], slicer: TimeSlicer): Promise<{ norms: number[]; terms: WrittenTerm[] }> {
-  const inverter = new FieldInverter('f', analyzer);
-  for (const [d, values] of docs.entries()) inverter.invert(d, values);
+async function written(analyzer: Analyzer, docs: readonly (readonly string[])[], slicer: TimeSlicer, scratchSpans = 0): Promise<{ norms: number[]; terms: WrittenTerm[] }> {
+  const inverter = new FieldInverter('f', analyzer, scratchSpans);
+  for (const [d, values] of docs.entries()) {
+    // A lone ASCII value (no JSON escape in it) takes the byte path where the analyzer has one.
+    const ascii = values.length === 1 && /^[\x20-\x7e]*$/.test(values[0]) && !/["\\]/.test(values[0]);
+    if (!ascii || !inverter.invertAscii(d, Buffer.from(values[0], 'latin1'), 0, values[0].length)) inverter.invert(d, values);
+  }
   let norms: number[] = [];
   const terms: WrittenTerm[] = [];
   const writer = {
@@ -113,5 +118,31 @@ describe('FieldInverter', () => {
     assert.equal(terms.find((t) => t.term === 'alpha')!.docs.length, 3_000);
     assert.ok(slicer.yields >= 2, `${slicer.yields} yields`);
     assert.equal(norms.length, 3_000);
+  });
+
+  it('writes the same with a small scratch vocabulary (new epochs, tables and arrays that grow) as the plain inversion', async () => {
+    const many = fc.oneof(words, fc.stringMatching(/^[a-zA-Z0-9]{1,14}$/), fc.constantFrom('internationalization', "rock'n'roll", 'q'.repeat(300)));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(many, { maxLength: 40 }).map((w) => [w.join(' ')]), { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 1, max: 40 }),
+        async (docs, spans) => {
+          for (const name of ['english', 'standard']) {
+            const { terms } = await written({ ...getAnalyzer(name) }, docs, new TimeSlicer(), spans);
+            assert.deepEqual(terms, expected(getAnalyzer(name), docs), name);
+          }
+        },
+      ),
+    );
+  });
+
+  it('warms its span path up without touching the thread\'s vocabulary of the analyzer', () => {
+    const analyzer = { ...getAnalyzer('english') };
+    const inverter = new FieldInverter('f', analyzer);
+    const vocabulary = sharedVocabulary(analyzer, () => null);
+    assert.deepEqual(vocabulary.terms, []);
+    assert.equal(vocabulary.epoch, 0);
+    inverter.invert(0, ['Running dogs']);
+    assert.deepEqual(vocabulary.terms, ['run', 'dog']);
   });
 });
