@@ -32,19 +32,27 @@ const ROUNDS = 10;
 
 let primed = false;
 
-/** Primes the write-out's code once per thread (module instance); about a millisecond. */
+/** Primes the write-out's code once per thread (module instance); a few milliseconds. */
 export function primeSegmentWrite(): void {
   if (primed) return;
   primed = true;
   primeLz4();
   const segment = madeUpSegment();
+  // The first rounds only get each function its feedback vector, on a few terms; the last takes
+  // every branch. Little enough work that V8 optimises nothing here: each function is compiled
+  // once, on the real terms, with the primer's feedback and theirs.
+  const few = madeUpSegment(FEW);
   for (let round = 0; round < ROUNDS; round++) {
+    const last = round === ROUNDS - 1;
     primeByteWriter();
     for (let i = 0; i < NORM_LENGTHS.length; i++) lengthToNorm(NORM_LENGTHS[i]);
-    sortedTermIds(segment.unsorted);
-    writeMadeUpSegment(segment, round === ROUNDS - 1);
+    sortedTermIds((last ? segment : few).unsorted);
+    writeMadeUpSegment(last ? segment : few, last);
   }
 }
+
+/** Terms of the first rounds: two of each kind (see {@link madeUpSegment}). */
+const FEW = 8;
 
 /** Field lengths through each branch of the norm's encoding. */
 const NORM_LENGTHS = [0, 1, 3, 7, 23, 24, 25, 100, 1000, 70000];
@@ -103,15 +111,15 @@ interface MadeUpSegment {
  * more than 128 (a skip table and impacts), with positions ascending overall (so each doc's ascend too; deltas of one and two
  * varint bytes).
  */
-function madeUpSegment(): MadeUpSegment {
-  const unsorted = madeUpTerms();
+function madeUpSegment(termCount?: number): MadeUpSegment {
+  const unsorted = madeUpTerms().slice(0, termCount);
   const terms = [...unsorted].sort();
   const counts = new Int32Array(terms.length);
   const docs: Int32Array[] = [];
   const freqs: Int32Array[] = [];
   for (let t = 0; t < terms.length; t++) {
     const kind = t % 4;
-    const count = kind < 2 ? 1 : kind === 2 ? 2 + (t % 11) : 130 + t;
+    const count = kind < 2 ? 1 : kind === 2 ? 2 + (t % 11) : t < 4 * FEW ? 2 : 130 + t;
     // Terms of one doc: kind 0 through addSingleDocTerm, kind 1 through addTerm (three positions).
     const step = Math.floor(MAX_DOC / count);
     const d = new Int32Array(count);
