@@ -390,7 +390,9 @@ export class FieldInverter {
     // The loop that yields is async, the work is not: V8 optimises a resumable function late or
     // never while it runs (it is called once per field), so the loops over terms and postings
     // live in plain methods, which are hot after a few terms.
-    const out = new TermPostings();
+    // Room for the longest stream up front: growing in `decode` is a branch the first flush reaches
+    // late, which throws away its compiled code (see write-primer.ts).
+    const out = new TermPostings(this.maxStreamLength());
     for (let from = 0; from < sorted.length; ) {
       from = this.writeTerms(writer, sorted, from, out);
       if (from < sorted.length && slicer.due()) await slicer.yield();
@@ -413,19 +415,30 @@ export class FieldInverter {
       const count = state[id * TERM + COUNT];
       work += count + 16;
       // One doc with one or two positions (most terms of a segment): all in the term's first
-      // slice, read where they are.
+      // slice, read where they are. Of three ints, the third is a second position or a second
+      // doc's marker; of two, the second is the position (one test for both, so that neither
+      // branch is one the first flush reaches late).
       if (count <= 3) {
         const head = state[id * TERM + HEAD];
-        if (count === 2 || slab[head + 2] >= 0) {
+        if (slab[head + count - 1] >= 0) {
           writer.addSingleDocTerm(terms[id], -slab[head] - 1, count - 1, slab, head + 1);
           continue;
         }
       }
-      const nDocs = this.decode(id, count, out);
-      if (nDocs === 1) writer.addSingleDocTerm(terms[id], out.docs[0], out.freqs[0], out.positions, 0);
-      else writer.addTerm(terms[id], nDocs, out.docs, out.freqs, out.positions);
+      // One doc with three positions or more is rare: `addTerm` writes it as `addSingleDocTerm`
+      // would (the same bytes), and a branch of its own here would be one the first flush reaches
+      // late, throwing away this loop's compiled code.
+      writer.addTerm(terms[id], this.decode(id, count, out), out.docs, out.freqs, out.positions);
     }
     return i;
+  }
+
+  /** The most ints any term's stream holds (markers and positions). */
+  private maxStreamLength(): number {
+    const state = this.termState;
+    let max = 0;
+    for (let at = COUNT; at < this.terms.length * TERM; at += TERM) if (state[at] > max) max = state[at];
+    return max;
   }
 
   /** Decodes the `count` ints of term `id`'s stream into `out`; returns its number of docs. */
@@ -468,9 +481,17 @@ export class FieldInverter {
 
 /** One term's decoded postings: scratch arrays reused from term to term. */
 class TermPostings {
-  docs = new Int32Array(1024);
-  freqs = new Int32Array(1024);
-  positions = new Int32Array(1024);
+  docs: Int32Array;
+  freqs: Int32Array;
+  positions: Int32Array;
+
+  /** @param count docs and positions to make room for (at least 1,024) */
+  constructor(count: number) {
+    const size = Math.max(count, 1024);
+    this.docs = new Int32Array(size);
+    this.freqs = new Int32Array(size);
+    this.positions = new Int32Array(size);
+  }
 
   /** Makes room for `count` docs and positions. */
   reserve(count: number): void {

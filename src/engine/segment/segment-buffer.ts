@@ -16,6 +16,7 @@ import { FieldInverter } from './field-inverter.js';
 import type { ByteValues } from './field-inverter.js';
 import { OptionalSegmentComponent } from './segment-component.js';
 import { SegmentWriter } from './segment-writer.js';
+import { primeSegmentWrite } from './write-primer.js';
 import type { WrittenSegment } from './segment-writer.js';
 import { sortedTermIds } from './term-order.js';
 import { VectorFieldWriter } from '../vector/vector-field-writer.js';
@@ -212,6 +213,8 @@ export class SegmentBuffer {
   /** Encodes the buffer as segment `name`. */
   async flush(name: string): Promise<FlushedBuffer> {
     const slicer = new TimeSlicer();
+    // Once per thread: see write-primer.ts.
+    primeSegmentWrite();
     const maxDoc = this.ids.length;
     const writer = new SegmentWriter(name, maxDoc, this.stored);
     writeIds(writer, this.ids, this.deleted, this.idToDoc === null);
