@@ -12,7 +12,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { BulkWorkerStarter } from '../engine/index.js';
-import { setV8BooleanFlagUntilExit } from './run-time-v8-flag.js';
+import { setV8BooleanFlagUntilExit, setV8FlagUntilExit } from './run-time-v8-flag.js';
+import { INDEXING_V8_FLAGS, INDEXING_YOUNG_GENERATION_MB } from './start-v8-flags.js';
 
 /** Threads that parse and invert files: the machine's cores, the main thread reads and commits between them. */
 export const BULK_THREADS = 2;
@@ -30,12 +31,56 @@ interface EarlyThread {
   failed: boolean;
 }
 
+/**
+ * The `workerData` of a bundled bulk-load thread (src/cli/bulk-worker-entry.ts). `loaded[0]`
+ * counts the threads that have loaded their code; each takes the count before its own as its
+ * order, and the first (order 0) writes the bundle's code cache.
+ */
+export interface BulkThreadStart {
+  readonly loaded: Int32Array;
+}
+
 /** Where the threads started early wait for the mode (shared by both copies of this module). */
 const EARLY = Symbol.for('yarrow.earlyBulkThreads');
+/** The {@link BulkThreadStart.loaded} count of this process's threads (shared like {@link EARLY}). */
+const LOADED = Symbol.for('yarrow.bulkThreadsLoaded');
 
 function earlyThreads(): EarlyThread[] {
   const shared = globalThis as unknown as Record<symbol, EarlyThread[] | undefined>;
   return (shared[EARLY] ??= []);
+}
+
+function loadedCount(): Int32Array {
+  const shared = globalThis as unknown as Record<symbol, Int32Array | undefined>;
+  return (shared[LOADED] ??= new Int32Array(new SharedArrayBuffer(4)));
+}
+
+/** `Atomics.waitAsync` (Node >= 16; ES2024, past the ES2023 library this project compiles against). */
+interface AtomicsWaitAsync {
+  waitAsync(array: Int32Array, index: number, value: number): { readonly async: false; readonly value: string } | { readonly async: true; readonly value: Promise<string> };
+}
+
+/**
+ * Sets the indexing heap flags ({@link INDEXING_V8_FLAGS}, which `index file` does not set at start,
+ * see `startV8FlagsOf`) once `threads` bulk threads have loaded their code, and back at exit (the
+ * code caches written at exit are checked under the start's flags). Until then every isolate of
+ * the process compiles under node's own flags and takes node's code caches of its built-in
+ * modules; the bulk threads get their 4 MB semi-spaces from `resourceLimits` instead. Nothing
+ * waits for this: the threads' start-up overlaps the rest of the way to the first chunk.
+ */
+function setIndexingFlagsOnceLoaded(threads: number): void {
+  const loaded = loadedCount();
+  const count = Atomics.load(loaded, 0);
+  if (count >= threads) {
+    for (const flag of INDEXING_V8_FLAGS) {
+      const [name, value] = flag.slice(2).split('=');
+      setV8FlagUntilExit(name, value, '0');
+    }
+    return;
+  }
+  // Does not hold the process: the CLI exits when its mode is done (and a thread that died does not count).
+  const wait = (Atomics as unknown as AtomicsWaitAsync).waitAsync(loaded, 0, count);
+  void (wait.async ? wait.value : Promise.resolve()).then(() => { setIndexingFlagsOnceLoaded(threads); });
 }
 
 /**
@@ -53,8 +98,12 @@ function earlyThreads(): EarlyThread[] {
 function startBundled(): Worker | undefined {
   if (typeof YARROW_BULK_WORKER_BUNDLE !== 'string') return undefined;
   setV8BooleanFlagUntilExit('concurrent-recompilation', false, true);
+  const workerData: BulkThreadStart = { loaded: loadedCount() };
   // import.meta.url is that of dist/cli/bulk-prestart.js in either bundle (scripts/build-cli.ts).
-  return new Worker(new URL(`../${YARROW_BULK_WORKER_BUNDLE}`, import.meta.url), { workerData: null });
+  return new Worker(new URL(`../${YARROW_BULK_WORKER_BUNDLE}`, import.meta.url), {
+    workerData,
+    resourceLimits: { maxYoungGenerationSizeMb: INDEXING_YOUNG_GENERATION_MB },
+  });
 }
 
 /**
@@ -73,6 +122,7 @@ export function startBulkThreadsEarly(): void {
     worker.on('exit', () => { thread.failed = true; });
     early.push(thread);
   }
+  if (early.length > 0) setIndexingFlagsOnceLoaded(BULK_THREADS);
 }
 
 /**

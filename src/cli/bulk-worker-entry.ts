@@ -14,7 +14,10 @@
  * The cache is written after the thread's first flush request, by when the code of both indexing
  * and encoding has run (a terminated worker runs no `exit` handler).
  */
-import { parentPort } from 'node:worker_threads';
+import v8 from 'node:v8';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { BulkThreadStart } from './bulk-prestart.js';
+import { INDEXING_V8_FLAGS } from './start-v8-flags.js';
 import { loadVendoredInWorker } from './vendored.js';
 
 /**
@@ -24,11 +27,37 @@ import { loadVendoredInWorker } from './vendored.js';
 declare const YARROW_BULK_WORKER_CODE: string | undefined;
 
 const bundle = typeof YARROW_BULK_WORKER_CODE === 'string' ? YARROW_BULK_WORKER_CODE : process.argv[process.argv.length - 1];
+const start = workerData as Partial<BulkThreadStart> | null;
+// V8 stamps a code cache with the flags in effect: those the bundle's cache was checked under.
+const loadTag = v8.cachedDataVersionTag();
 const { writeCodeCache } = loadVendoredInWorker(bundle);
-let written = false;
+// Loaded: counted for the flags that wait for the threads' start (bulk-prestart.ts); the first writes the cache.
+const order = start?.loaded instanceof Int32Array ? Atomics.add(start.loaded, 0, 1) : 0;
+if (start?.loaded instanceof Int32Array) Atomics.notify(start.loaded, 0);
+let written = order > 0;
 parentPort?.on('message', (message: { readonly type?: unknown }) => {
   if (written || message.type !== 'flush') return;
   written = true;
   // After the flush this message asks for, which runs in the same turn or soon after.
-  setTimeout(writeCodeCache, 0);
+  setTimeout(writeUnderLoadFlags, 0);
 });
+
+/**
+ * Writes the bundle's code cache stamped with the flags it was loaded under. By the first flush
+ * the main thread has set the indexing heap flags (bulk-prestart.ts), under which the next
+ * start, checking before them, would reject the cache: they are put back to V8's defaults for
+ * the write, and on again after it. Only this thread does so (order 0), and the stamp is checked
+ * first: flags given on node's command line, not defaults, leave the cache unwritten.
+ */
+function writeUnderLoadFlags(): void {
+  if (v8.cachedDataVersionTag() === loadTag) {
+    writeCodeCache();
+    return;
+  }
+  v8.setFlagsFromString(INDEXING_V8_FLAGS.map((f) => f.replace(/=.*/, '=0')).join(' '));
+  try {
+    if (v8.cachedDataVersionTag() === loadTag) writeCodeCache();
+  } finally {
+    v8.setFlagsFromString(INDEXING_V8_FLAGS.join(' '));
+  }
+}

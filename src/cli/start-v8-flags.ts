@@ -23,8 +23,19 @@
  * so that modes with and without them do not replace each other's caches.
  */
 
+/** The most a semi-space of an indexing thread grows to, in MB (V8's default: 16). */
+export const INDEXING_SEMI_SPACE_MB = 4;
+
 /** The heap flags of the modes that index (see the module comment). */
-export const INDEXING_V8_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--heap-growing-percent=25'];
+export const INDEXING_V8_FLAGS: readonly string[] = [`--max-semi-space-size=${String(INDEXING_SEMI_SPACE_MB)}`, '--heap-growing-percent=25'];
+
+/**
+ * The young generation of a worker thread whose semi-spaces grow to {@link INDEXING_SEMI_SPACE_MB}
+ * (Worker's `resourceLimits.maxYoungGenerationSizeMb`): V8 sizes it as two semi-spaces and a new
+ * large-object space of one semi-space each (V8 11.3 and 13.x alike), so a thread started with it
+ * gets the semi-spaces of `--max-semi-space-size` without the flag.
+ */
+export const INDEXING_YOUNG_GENERATION_MB = 3 * INDEXING_SEMI_SPACE_MB;
 
 /**
  * The environment variable through which the entry tells the rest of the process (the CommonJS
@@ -34,11 +45,19 @@ export const INDEXING_V8_FLAGS: readonly string[] = ['--max-semi-space-size=4', 
 export const START_V8_FLAGS_ENV = 'YARROW_START_V8_FLAGS';
 
 /**
- * The flags `yarrow <argv...>` sets at start: {@link INDEXING_V8_FLAGS} for `index ...`, `api` and
- * `standalone`, none for `search` and anything else (commander handles help and usage errors).
+ * The flags `yarrow <argv...>` sets at start: {@link INDEXING_V8_FLAGS} for `index ...` (but `index
+ * file`), `api` and `standalone`, none for `search` and anything else (commander handles help and
+ * usage errors).
+ *
+ * `index file` sets them later, once its bulk-load threads have loaded their code
+ * (src/cli/bulk-prestart.ts): every thread's isolate compiles node's built-in modules it loads
+ * (worker_threads, streams, fs, the CommonJS loader, ~140 of them), and with the flags already set
+ * V8 rejected the code caches node ships for them and compiled them from source (issue 17: 136 of
+ * 293 rejected in an npm load, `compileForInternalLoader` 2-3% of each bulk thread's CPU).
  */
 export function startV8FlagsOf(argv: readonly string[]): readonly string[] {
   const mode = argv[0];
+  if (mode === 'index' && argv[1] === 'file') return [];
   return mode === 'index' || mode === 'api' || mode === 'standalone' ? INDEXING_V8_FLAGS : [];
 }
 

@@ -90,6 +90,7 @@ export class BulkBuffer {
     let at = line === 1 && input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf ? 3 : 0;
     let docs = 0;
     let lastLine = 0;
+    flat?.useBytes(input);
     for (; at < input.length; line++) {
       let lineEnd = input.indexOf(0x0a, at);
       if (lineEnd < 0) lineEnd = input.length;

@@ -83,8 +83,8 @@ function init(d: BulkWorkerData): void {
   buffered = new BulkBuffer(mapping, getAnalyzer);
 }
 
-if (workerData == null) {
-  // Prestarted: the first message is the data, then requests.
+if (workerData == null || !('mapping' in (workerData as object))) {
+  // Prestarted (no data, or the bundled CLI's BulkThreadStart): the first message is the data, then requests.
   port.once('message', (message: BulkInit) => {
     init(message.data);
     handleRequestsInOrder(port, handle);

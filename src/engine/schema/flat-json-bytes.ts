@@ -152,6 +152,21 @@ export class FlatLineBytes {
   }
 
   /**
+   * Makes `bytes` the array the next {@link read}s take their lines from. `read` does this itself
+   * when the array changes; a caller that reads many arrays (a bulk thread: one per chunk) calls
+   * it before each one's lines. Inside `read` the set-up runs once per array, too rarely for V8 to
+   * have recorded type feedback there when it optimises `read` and `scan`, so its first run in
+   * their optimised code deoptimised both and had them compiled again (issue 17: once per bulk
+   * thread each, TurboFan compiling `scan` for 6-60 ms).
+   */
+  useBytes(bytes: Buffer): void {
+    this.bytes = bytes;
+    this.plain = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    wordsOf = bytes;
+    wordsView = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  /**
    * Reads the document on `bytes[start, end)` (one line, without its newline); returns its id, or
    * null when the line needs the general path. `deriveId` gives the id of a line without `_id`
    * from its line number.
@@ -160,10 +175,7 @@ export class FlatLineBytes {
    */
   read(bytes: Buffer, start: number, end: number, source: string, line: number, deriveId: (line: number | undefined) => string): string | null {
     if (!this.scan(bytes, start, end)) return null;
-    if (bytes !== this.bytes) {
-      this.bytes = bytes;
-      this.plain = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    }
+    if (bytes !== this.bytes) this.useBytes(bytes);
     const { fields, kinds, starts, ends, highs } = this.plan;
     const n = fields.length;
     const values = this.values;
@@ -224,10 +236,7 @@ export class FlatLineBytes {
    * and its {@link Kind}; false when the line is not one this reader takes (see the module comment).
    */
   private scan(bytes: Buffer, start: number, end: number): boolean {
-    if (bytes !== wordsOf) {
-      wordsOf = bytes;
-      wordsView = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    }
+    if (bytes !== wordsOf) this.useBytes(bytes);
     const { kinds, starts, ends, highs } = this.plan;
     // A loop, not `fill`: a handful of slots cost less than the call.
     for (let s = 0; s < kinds.length; s++) kinds[s] = Kind.absent;

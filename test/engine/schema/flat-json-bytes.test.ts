@@ -152,7 +152,38 @@ const mangled = fc.tuple(line, fc.nat(), fc.constantFrom('', '"', '\\', ',', '}'
   },
 );
 
+/** What `reader` reads of each line of `bytes` (newline-separated), resolved: id, values and stored JSON, or null. */
+function readLines(reader: FlatLineBytes, m: Mapping, bytes: Buffer): unknown[] {
+  const out: unknown[] = [];
+  const slots = flatPlanOf(m)!.fields.length;
+  for (let at = 0, n = 1; at < bytes.length; n++) {
+    let end = bytes.indexOf(0x0a, at);
+    if (end < 0) end = bytes.length;
+    const id = reader.read(bytes, at, end, 'in.jsonl', n, (k) => `line${String(k)}`);
+    if (id !== null) for (let slot = 0; slot < slots; slot++) reader.resolve(slot);
+    out.push(id === null ? null : [id, sortedValues(reader.values), Buffer.from(reader.storedBytes()).toString('utf8')]);
+    at = end + 1;
+  }
+  return out;
+}
+
 describe('FlatLineBytes', () => {
+  it('reads the same with the array given ahead (useBytes, as a bulk thread does per chunk) as without', () => {
+    const lines = Buffer.from(corpusLines('npm-packages.jsonl.gz', 60)).toString('utf8').split('\n', 60);
+    const chunks = [lines.slice(0, 30), lines.slice(30)].map((part) => Buffer.from(part.join('\n')));
+    const plan = flatPlanOf(corpusMapping)!;
+    const plain = chunks.map((chunk) => readLines(new FlatLineBytes(plan, () => true), corpusMapping, chunk));
+    assert.ok(plain.flat().filter((l) => l !== null).length > 40, 'most lines taken');
+    const ahead = new FlatLineBytes(plan, () => true);
+    for (let c = 0; c < chunks.length; c++) {
+      ahead.useBytes(chunks[c]);
+      assert.deepEqual(readLines(ahead, corpusMapping, chunks[c]), plain[c]);
+    }
+    // Given another array ahead, `read` still switches to the one it is handed.
+    ahead.useBytes(chunks[1]);
+    assert.deepEqual(readLines(ahead, corpusMapping, chunks[0]), plain[0]);
+  });
+
   it('gives what the general path gives, or leaves the line to it, on generated lines', () => {
     const reader = new FlatLineBytes(flatPlanOf(mapping)!, () => true);
     // Values of other fields made at once: both ways must agree.
