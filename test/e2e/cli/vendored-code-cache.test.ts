@@ -114,7 +114,10 @@ describe('vendored packages start from a compile cache', () => {
     }
     const written = await Promise.all(files.map((f) => readFile(f)));
     await round();
-    assert.deepEqual((await filesUnder(env.NODE_COMPILE_CACHE)).sort(), files);
+    // A bulk-load thread writes its cache after its first flush, racing its termination at the end
+    // of a load this short (src/cli/bulk-worker-entry.ts): that one may first appear in this round.
+    const notWorker = (f: string): boolean => !/cli-worker-bulk-load-[0-9a-f]+\.v8cache$/.test(f);
+    assert.deepEqual((await filesUnder(env.NODE_COMPILE_CACHE)).sort().filter(notWorker), files.filter(notWorker));
     // Our own caches (Node 20) are never rewritten once V8 accepts them; node's compile cache (Node >=
     // 22.1) updates its entries as more functions compile, so there the set of files is what counts.
     // Buffer.equals, not deepEqual: assert's diff of two multi-MB buffers runs for minutes.
