@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
+import { fnv1aHex } from '../config/text-hash.js';
 
 const require = createRequire(import.meta.url);
 
@@ -113,15 +114,8 @@ function codeCachePath(file: string): string | null {
   // apart caches, instead of rejecting and replacing each other's. Read from the variable itself
   // (START_V8_FLAGS_ENV of src/cli/start-v8-flags.ts): importing that module here, into another of
   // the bundle's chunks than the entry, would put it into a chunk of its own, one more file to load.
-  const flags = fnv1a([...process.execArgv, ...(process.env.YARROW_START_V8_FLAGS ?? '').split(' ').filter((f) => f !== '')].join('\0')).toString(16).padStart(8, '0');
+  const flags = fnv1aHex([...process.execArgv, ...(process.env.YARROW_START_V8_FLAGS ?? '').split(' ').filter((f) => f !== '')].join('\0'));
   return join(root, `yarrow-${process.version}-${process.arch}-${flags}`, file.replace(/\.cjs$/, '.v8cache'));
-}
-
-/** 32-bit FNV-1a of `text`'s UTF-16 code units: a short tag for a directory name (node:crypto is not loaded for it). */
-function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
 }
 
 /** Writes the cache atomically (another process may write the same file); failing is harmless. */
