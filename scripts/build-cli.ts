@@ -146,7 +146,8 @@ async function importedNames(pkg: string, files: ReadonlyMap<string, string>): P
  * node:child_process for executable subcommands (~3 ms, `--help` included). Issue 17.
  */
 const LAZY_BUILTINS: readonly { readonly builtin: RegExp; readonly importer: RegExp }[] = [
-  { builtin: /^node:(http2|https)$/, importer: /[\\/]fastify[\\/]lib[\\/]server\.js$/ },
+  // node:dns too (~0.5 ms): fastify looks the host up only to bind every address of `localhost`.
+  { builtin: /^node:(http2|https|dns)$/, importer: /[\\/]fastify[\\/]lib[\\/]server\.js$/ },
   { builtin: /^node:child_process$/, importer: /[\\/]commander[\\/]lib[\\/]command\.js$/ },
   // Loading node:crypto (all of it, webcrypto and x509 included) cost ~7 ms of `yarrow search`'s start,
   // for hashes only bearer tokens, lock files and line ids take, none on the way to a first answer.
@@ -155,6 +156,37 @@ const LAZY_BUILTINS: readonly { readonly builtin: RegExp; readonly importer: Reg
   // to load node:assert and its error classes), and it never fails for routes Yarrow declares.
   { builtin: /^node:assert$/, importer: /[\\/]node_modules[\\/](fastify|find-my-way|light-my-request)[\\/]/ },
 ];
+
+/**
+ * Packages a bundled package requires at load but calls only for something a Yarrow start never
+ * does, by the module that requires them: fastify's plugin loader checks a plugin's declared
+ * fastify version with semver, whose module bodies (~40 regular expressions built, every range
+ * function loaded) were ~1.7 ms of each `yarrow search` start, for the CORS plugin alone (issue 17).
+ * Each gets the stand-in of a CommonJS built-in in {@link lazyBuiltins}: a proxy that requires the
+ * package, bundled as usual, on its first property read.
+ */
+const LAZY_PACKAGES: readonly { readonly pkg: RegExp; readonly importer: RegExp }[] = [
+  { pkg: /^semver$/, importer: /[\\/]node_modules[\\/]fastify[\\/]lib[\\/]plugin-utils\.js$/ },
+];
+
+/** Resolves each of {@link LAZY_PACKAGES} to its stand-in (see there). */
+const lazyPackages: esbuild.Plugin = {
+  name: 'lazy-packages',
+  setup(build) {
+    build.onResolve({ filter: /^[@a-z]/ }, async (args) => {
+      if (args.pluginData === 'lazy-package' || !LAZY_PACKAGES.some((l) => l.pkg.test(args.path) && l.importer.test(args.importer))) return undefined;
+      const real = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'lazy-package' });
+      if (real.errors.length > 0) return { errors: real.errors };
+      // Relative to the repository, as esbuild names bundled files: the output must not depend on where the checkout is.
+      return { path: relative(root, real.path).replaceAll('\\', '/'), namespace: 'lazy-package' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'lazy-package' }, (args) => ({
+      contents: `let real;\nconst load = () => (real ??= require(${JSON.stringify(join(root, args.path))}));\nmodule.exports = new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });\n`,
+      resolveDir: root,
+      loader: 'js',
+    }));
+  },
+};
 
 /**
  * The stand-in for node:assert: `assert(value, message)` on a truthy value does nothing, as the
@@ -233,7 +265,7 @@ async function buildVendored(pkg: string, names: readonly string[]): Promise<{ f
     metafile: true,
     logLevel: 'warning',
     write: false,
-    plugins: [lazyBuiltins],
+    plugins: [lazyBuiltins, lazyPackages],
   });
   const text = asciiOnly(built.outputFiles[0].text, `vendored ${pkg}`);
   const file = `${VENDOR_PREFIX}${pkg.replace(/^@/, '').replace('/', '-')}-${createHash('sha256').update(text).digest('hex').slice(0, 10)}.cjs`;
