@@ -63,19 +63,48 @@ export function loadVendoredInWorker(file: string): { readonly exports: Record<s
   return { exports, writeCodeCache: () => { save(); } };
 }
 
+/** Whether this run's code caches would be partial, shared by every bundled copy of this module (the entry's, the modes file's). */
+const RUN_GOAL = Symbol.for('yarrow.codeCacheRunGoal');
+
+function runGoal(): { pending: boolean } {
+  const global = globalThis as unknown as Record<symbol, { pending: boolean } | undefined>;
+  return (global[RUN_GOAL] ??= { pending: false });
+}
+
+/**
+ * Declares that the code caches this process writes at exit hold what a start needs only once the
+ * returned function has been called (a server: after its first answer). A cache holds what the
+ * run that wrote it compiled, and an accepted one is never written again: a first `yarrow search`
+ * of a build that failed or was stopped before answering left a cache without the code of the
+ * first query, which every later start then compiled (~4 ms of CPU, issue 17). Until the call,
+ * caches are written as partial ones, which a later run reads and replaces once it gets there.
+ */
+export function codeCacheCompleteWhen(): () => void {
+  const goal = runGoal();
+  goal.pending = true;
+  return () => { goal.pending = false; };
+}
+
 /**
  * Compiles `path` as CommonJS with the code cache of `file`, runs it and registers its module.
- * When the cache is missing or rejected, the function that writes it goes to `saveLater` (default:
- * run at the process's exit).
+ * When the cache is missing, rejected or partial (see {@link codeCacheCompleteWhen}), the function
+ * that writes it goes to `saveLater` (default: run at the process's exit).
  */
 function runWithCodeCache(path: string, file: string, saveLater: (write: () => void) => void = (write) => { process.once('exit', write); }): Record<string, unknown> {
   const cacheFile = codeCachePath(file);
+  const partialFile = cacheFile?.replace(/\.v8cache$/, '.partial.v8cache');
   let cachedData: Buffer | undefined;
-  if (cacheFile !== null) {
+  let partial = false;
+  if (cacheFile !== null && partialFile !== undefined) {
     try {
       cachedData = readFileSync(cacheFile);
     } catch {
-      // No cache yet: compiled from source, and cached at exit.
+      try {
+        cachedData = readFileSync(partialFile);
+        partial = true;
+      } catch {
+        // No cache yet: compiled from source, and cached at exit.
+      }
     }
   }
   const script = new Script(module.wrap(sourceOf(readFileSync(path))), { filename: path, ...(cachedData === undefined ? {} : { cachedData }) });
@@ -90,8 +119,13 @@ function runWithCodeCache(path: string, file: string, saveLater: (write: () => v
     throw e;
   }
   mod.loaded = true;
-  if (cacheFile !== null && (cachedData === undefined || script.cachedDataRejected === true)) {
-    saveLater(() => { writeCodeCache(cacheFile, script); });
+  if (cacheFile !== null && partialFile !== undefined && (cachedData === undefined || partial || script.cachedDataRejected === true)) {
+    saveLater(() => {
+      const complete = !runGoal().pending;
+      // A run that got no further than the partial cache's writer leaves it as it is.
+      if (partial && script.cachedDataRejected !== true && !complete) return;
+      writeCodeCache(complete ? cacheFile : partialFile, script);
+    });
   }
   return mod.exports as Record<string, unknown>;
 }
