@@ -403,7 +403,8 @@ const modesImport: esbuild.Plugin = {
 /**
  * Resolves src/cli.ts's import of ./cli/index.js to a module that takes runCli from the main file
  * (see {@link cliMain}), loaded under its code cache when the entry imports it. Each mode keeps a
- * cache of its own, as with the modes file: `--help` and `search` run different parts of commander.
+ * cache of its own, as with the modes file, and `--help` and `--version` another: they run
+ * different parts of commander.
  */
 const mainImport: esbuild.Plugin = {
   name: 'main-import',
@@ -412,7 +413,8 @@ const mainImport: esbuild.Plugin = {
     build.onLoad({ filter: /.*/, namespace: 'cli-main' }, () => ({
       contents: [
         `import { loadVendored } from ${JSON.stringify(join(src, 'cli', 'vendored.ts'))};`,
-        `const mode = process.argv[2];`,
+        // Help and version runs keep their own cache: in a mode's, they would leave out its parsing and start.
+        `const mode = process.argv.includes('--help') || process.argv.includes('--version') ? 'other' : process.argv[2];`,
         `const m = loadVendored(${JSON.stringify(cliMain.file)}, ['index', 'api', 'standalone', 'search'].includes(mode) ? mode : 'other');`,
         `export const runCli = m.runCli;`,
       ].join('\n'),
