@@ -17,7 +17,7 @@
  *    - node: a child that only prints a line: node's own start-up, the floor of all three.
  *    All children are node processes started the same way (same node, no NODE_OPTIONS, page cache
  *    warm after the first round), so every figure includes node's own start-up; yarrow's get the
- *    node options of dist/cli.js's shebang line, as the installed `yarrow` command does.
+ *    node options of the executable's shebang line, as the installed `yarrow` command does.
  *
  * Besides wall times, the CPU time (all threads, from the scheduler's per-thread counters) each
  * child has used when it answers is read from /proc (Linux): on a machine shared with other work
@@ -37,10 +37,11 @@ import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import { CORPORA, NPM_SCHEMA_YAML, REPO_ROOT, loadCorpus, textOf } from './corpus.js';
 
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+/** The `yarrow` executable, package.json "bin" (dist/cli.cjs). */
+const CLI = path.join(REPO_ROOT, (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { bin: { yarrow: string } }).bin.yarrow);
 
 /**
- * `node <flags> dist/cli.js`: the node options of the executable's shebang line (V8 heap tuning),
+ * `node <flags> <the executable>`: the node options of the executable's shebang line (V8 heap tuning),
  * so that the child runs as the `yarrow` command does, under the same node as the peers.
  */
 function yarrowCommand(): string[] {

@@ -4,8 +4,10 @@
  * ~500 modules of tsc's output and node_modules one by one (issue 17: most of `yarrow search`'s
  * time to its first answer was the module loader).
  *
- * - The entry, src/cli.ts with main.ts (argv parsing), is an ES module with a few chunks: `--help`
- *   loads the entry and commander's chunk and nothing else.
+ * - The executable, dist/cli.cjs (package.json "bin"), is src/cli.ts as one small CommonJS file:
+ *   node starts it without its ES module loader. It loads main.ts (argv parsing, commander) from
+ *   dist/cli-main-<hash>.cjs under V8's code cache, as below: `--help` loads those two files and
+ *   nothing else. dist/cli.js, the executable's former name, is an ES module that runs it.
  * - The modes (src/cli/run-mode.ts and all it imports: config, storage, engine, server) are one
  *   CommonJS file, dist/cli-modes-<hash>.cjs, loaded with V8's code cache like the vendored packages
  *   below: on Node 20, compiling our own ES chunks was ~35 ms of every `yarrow search` start. The
@@ -28,7 +30,7 @@
  * Run by `npm run build` after tsc.
  */
 import { createHash } from 'node:crypto';
-import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -37,10 +39,16 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
 const out = join(root, 'dist');
 
-/** Prefix of every chunk's file name, so that a rebuild can remove the previous build's chunks. */
+/** Prefix of the ES chunks earlier builds wrote (the CLI has none now), so that a rebuild removes them. */
 const CHUNK_PREFIX = 'cli-chunk-';
 /** Prefix of every vendored file's name (see {@link VENDORED}). */
 const VENDOR_PREFIX = 'cli-vendor-';
+
+/** The executable's file name in dist/ (package.json "bin"). */
+const ENTRY = 'cli.cjs';
+
+/** Prefix of the main file's name (see {@link cliMain}). */
+const MAIN_PREFIX = 'cli-main-';
 
 /** Prefix of the modes file's name (see {@link buildModes}). */
 const MODES_PREFIX = 'cli-modes-';
@@ -138,7 +146,8 @@ async function importedNames(pkg: string, files: ReadonlyMap<string, string>): P
  * node:child_process for executable subcommands (~3 ms, `--help` included). Issue 17.
  */
 const LAZY_BUILTINS: readonly { readonly builtin: RegExp; readonly importer: RegExp }[] = [
-  { builtin: /^node:(http2|https)$/, importer: /[\\/]fastify[\\/]lib[\\/]server\.js$/ },
+  // node:dns too (~0.5 ms): fastify looks the host up only to bind every address of `localhost`.
+  { builtin: /^node:(http2|https|dns)$/, importer: /[\\/]fastify[\\/]lib[\\/]server\.js$/ },
   { builtin: /^node:child_process$/, importer: /[\\/]commander[\\/]lib[\\/]command\.js$/ },
   // Loading node:crypto (all of it, webcrypto and x509 included) cost ~7 ms of `yarrow search`'s start,
   // for hashes only bearer tokens, lock files and line ids take, none on the way to a first answer.
@@ -147,6 +156,37 @@ const LAZY_BUILTINS: readonly { readonly builtin: RegExp; readonly importer: Reg
   // to load node:assert and its error classes), and it never fails for routes Yarrow declares.
   { builtin: /^node:assert$/, importer: /[\\/]node_modules[\\/](fastify|find-my-way|light-my-request)[\\/]/ },
 ];
+
+/**
+ * Packages a bundled package requires at load but calls only for something a Yarrow start never
+ * does, by the module that requires them: fastify's plugin loader checks a plugin's declared
+ * fastify version with semver, whose module bodies (~40 regular expressions built, every range
+ * function loaded) were ~1.7 ms of each `yarrow search` start, for the CORS plugin alone (issue 17).
+ * Each gets the stand-in of a CommonJS built-in in {@link lazyBuiltins}: a proxy that requires the
+ * package, bundled as usual, on its first property read.
+ */
+const LAZY_PACKAGES: readonly { readonly pkg: RegExp; readonly importer: RegExp }[] = [
+  { pkg: /^semver$/, importer: /[\\/]node_modules[\\/]fastify[\\/]lib[\\/]plugin-utils\.js$/ },
+];
+
+/** Resolves each of {@link LAZY_PACKAGES} to its stand-in (see there). */
+const lazyPackages: esbuild.Plugin = {
+  name: 'lazy-packages',
+  setup(build) {
+    build.onResolve({ filter: /^[@a-z]/ }, async (args) => {
+      if (args.pluginData === 'lazy-package' || !LAZY_PACKAGES.some((l) => l.pkg.test(args.path) && l.importer.test(args.importer))) return undefined;
+      const real = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'lazy-package' });
+      if (real.errors.length > 0) return { errors: real.errors };
+      // Relative to the repository, as esbuild names bundled files: the output must not depend on where the checkout is.
+      return { path: relative(root, real.path).replaceAll('\\', '/'), namespace: 'lazy-package' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'lazy-package' }, (args) => ({
+      contents: `let real;\nconst load = () => (real ??= require(${JSON.stringify(join(root, args.path))}));\nmodule.exports = new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });\n`,
+      resolveDir: root,
+      loader: 'js',
+    }));
+  },
+};
 
 /**
  * The stand-in for node:assert: `assert(value, message)` on a truthy value does nothing, as the
@@ -225,7 +265,7 @@ async function buildVendored(pkg: string, names: readonly string[]): Promise<{ f
     metafile: true,
     logLevel: 'warning',
     write: false,
-    plugins: [lazyBuiltins],
+    plugins: [lazyBuiltins, lazyPackages],
   });
   const text = asciiOnly(built.outputFiles[0].text, `vendored ${pkg}`);
   const file = `${VENDOR_PREFIX}${pkg.replace(/^@/, '').replace('/', '-')}-${createHash('sha256').update(text).digest('hex').slice(0, 10)}.cjs`;
@@ -251,7 +291,7 @@ function vendoredImports(files: ReadonlyMap<string, { file: string; names: reado
   };
 }
 
-for (const name of await readdir(out)) if ([CHUNK_PREFIX, VENDOR_PREFIX, MODES_PREFIX, WORKER_PREFIX].some((prefix) => name.startsWith(prefix))) await rm(join(out, name));
+for (const name of await readdir(out)) if ([CHUNK_PREFIX, MAIN_PREFIX, VENDOR_PREFIX, MODES_PREFIX, WORKER_PREFIX].some((prefix) => name.startsWith(prefix))) await rm(join(out, name));
 
 const srcFiles = new Map<string, string>();
 for (const file of await sources(src)) if (!file.startsWith(join(src, 'ui'))) srcFiles.set(file, await readFile(file, 'utf8'));
@@ -360,36 +400,83 @@ const modesImport: esbuild.Plugin = {
   },
 };
 
-const result = await esbuild.build({
-  entryPoints: { cli: join(src, 'cli.ts') },
+/**
+ * Resolves src/cli.ts's import of ./cli/index.js to a module that takes runCli from the main file
+ * (see {@link cliMain}), loaded under its code cache when the entry imports it. Each mode keeps a
+ * cache of its own, as with the modes file, and `--help` and `--version` another: they run
+ * different parts of commander.
+ */
+const mainImport: esbuild.Plugin = {
+  name: 'main-import',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/cli\/index\.js$/ }, (args) => (args.importer === join(src, 'cli.ts') ? { path: 'cli-main', namespace: 'cli-main' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'cli-main' }, () => ({
+      contents: [
+        `import { loadVendored } from ${JSON.stringify(join(src, 'cli', 'vendored.ts'))};`,
+        // Help and version runs keep their own cache: in a mode's, they would leave out its parsing and start.
+        `const mode = process.argv.includes('--help') || process.argv.includes('--version') ? 'other' : process.argv[2];`,
+        `const m = loadVendored(${JSON.stringify(cliMain.file)}, ['index', 'api', 'standalone', 'search'].includes(mode) ? mode : 'other');`,
+        `export const runCli = m.runCli;`,
+      ].join('\n'),
+      resolveDir: src,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * The CLI after its entry: src/cli/main.ts (argv parsing with commander, 141 KB) as one CommonJS
+ * file, dist/cli-main-<hash>.cjs, loaded under V8's code cache like the modes file (issue 17: as
+ * an ES chunk it was compiled on every start, ~5-8 ms of CPU on Node 20, which has no compile
+ * cache for ES modules). It takes runMode from the modes file when a mode runs.
+ */
+const cliMain = await bundleCommonJs(join(src, 'cli', 'main.ts'), MAIN_PREFIX, {
+  banner: { js: '"use strict";\nconst __yarrowMainUrl = require("node:url").pathToFileURL(__filename).href;' },
+  plugins: [distUrlOfSource('__yarrowMainUrl'), modesImport, lazyBuiltins],
+});
+
+/**
+ * The executable, dist/cli.cjs (package.json "bin"): src/cli.ts as CommonJS, with the code it runs
+ * before the main file (start flags, the bulk threads' early start, the code cache loader). A
+ * CommonJS entry spares node's ES module loader, which an ES entry starts for itself and its
+ * chunks (~5 ms of CPU of every start, `--help` included; issue 17). esbuild keeps its shebang.
+ */
+const entry = await esbuild.build({
+  entryPoints: [join(src, 'cli.ts')],
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20.19',
-  outdir: out,
-  chunkNames: `${CHUNK_PREFIX}[hash]`,
+  outfile: join(out, ENTRY),
   external: EXTERNAL,
-  // Bundled CommonJS packages call require() for node's built-ins and for each other's optional
-  // parts; in an ES module that needs a real require, relative to the chunk (which sits in dist/,
-  // so it resolves packages from the package's node_modules as tsc's output does).
-  banner: { js: "import { createRequire as __yarrowCreateRequire } from 'node:module'; const require = __yarrowCreateRequire(import.meta.url);" },
   // Not minified: a stack trace (`--loglevel debug`) names functions and lines one can read.
   legalComments: 'none',
   metafile: true,
   logLevel: 'warning',
-  // A name src reads from a vendored namespace import that the vendored file lacks must fail the build.
-  logOverride: { 'import-is-undefined': 'error' },
+  logOverride: { 'import-is-undefined': 'error', 'empty-import-meta': 'silent' },
+  write: false,
+  // The URL of this file, for the import.meta.url of each source bundled into it (distUrlOfSource).
+  banner: { js: '"use strict";\nconst __yarrowCliUrl = require("node:url").pathToFileURL(__filename).href;' },
   // The bulk-load threads of `index file` start from the entry (src/cli/bulk-prestart.ts).
   define: { YARROW_BULK_WORKER_BUNDLE: JSON.stringify(bulkWorker.file) },
-  plugins: [distUrlOfSource('import.meta.url'), modesImport, vendoredImports(vendored), lazyBuiltins],
+  plugins: [distUrlOfSource('__yarrowCliUrl'), mainImport, lazyBuiltins],
 });
+const entryText = asciiOnly(entry.outputFiles[0].text, ENTRY);
+await writeFile(join(out, ENTRY), entryText, { mode: 0o755 });
+await chmod(join(out, ENTRY), 0o755);
+
+/**
+ * dist/cli.js, which scripts, benches and users may still run by that name (tsc writes its own
+ * output of src/cli.ts there): an ES module that runs the executable, with the same shebang.
+ */
+const shebang = (await readFile(join(src, 'cli.ts'), 'utf8')).split('\n', 1)[0];
+await writeFile(join(out, 'cli.js'), `${shebang}\n// The executable is dist/cli.cjs (package.json "bin", scripts/build-cli.ts); this runs it by its old name.\nimport './${ENTRY}';\n`, { mode: 0o755 });
+await chmod(join(out, 'cli.js'), 0o755);
 
 /** Which sources each output holds, by output file name: the start-up test's map from chunks to modules. */
 const meta: Record<string, string[]> = {};
-for (const [file, output] of Object.entries(result.metafile.outputs)) meta[relative(out, join(root, file))] = Object.keys(output.inputs).sort();
-for (const { file, inputs } of [...vendored.values(), modes, bulkWorkerCode, bulkWorker]) meta[file] = inputs;
+meta[ENTRY] = Object.keys(entry.metafile.inputs).sort();
+for (const { file, inputs } of [...vendored.values(), cliMain, modes, bulkWorkerCode, bulkWorker]) meta[file] = inputs;
 await writeFile(join(out, 'cli-meta.json'), `${JSON.stringify(meta, null, 1)}\n`);
 
-const sizes = Object.values(result.metafile.outputs).map((o) => o.bytes);
-console.log(`CLI bundled in dist: cli.js and ${String(sizes.length - 1)} chunks, ${(sizes.reduce((a, b) => a + b, 0) / 1024).toFixed(0)} KB; vendored: ${[...vendored.values()].map((v) => v.file).join(', ')}`);
+console.log(`CLI bundled in dist: ${ENTRY} (${(entryText.length / 1024).toFixed(0)} KB), ${cliMain.file}, ${modes.file}; vendored: ${[...vendored.values()].map((v) => v.file).join(', ')}`);

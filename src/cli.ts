@@ -1,6 +1,6 @@
 #!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TOP_PAD_=4194304 node
 /**
- * The `yarrow` executable (package.json "bin"): runs the CLI on this process's argv, streams and
+ * The `yarrow` executable (package.json "bin", dist/cli.cjs once built): runs the CLI on this process's argv, streams and
  * signals, then exits with its code.
  *
  * The modes that index tune V8 for memory the way a JVM service ships its jvm.options: 4 MB
@@ -29,40 +29,50 @@ import { START_V8_FLAGS_ENV, startV8FlagsOf } from './cli/start-v8-flags.js';
 import { markStartup } from './cli/startup-trace.js';
 
 markStartup('entry');
-// First of all, before any code cache is read (src/cli/start-v8-flags.ts).
-const startFlags = startV8FlagsOf(process.argv.slice(2));
-if (startFlags.length > 0) {
-  (await import('node:v8')).setFlagsFromString(startFlags.join(' '));
-  process.env[START_V8_FLAGS_ENV] = startFlags.join(' ');
-} else {
-  // Not inherited from a parent process that set its own.
-  Reflect.deleteProperty(process.env, START_V8_FLAGS_ENV);
+
+/**
+ * Runs the CLI. A function, not top-level code: the executable is a CommonJS file (dist/cli.cjs,
+ * scripts/build-cli.ts), which has no top-level await, so that node starts it without its ES
+ * module loader (~5 ms of CPU, issue 17).
+ */
+async function main(): Promise<void> {
+  // First of all, before any code cache is read (src/cli/start-v8-flags.ts).
+  const startFlags = startV8FlagsOf(process.argv.slice(2));
+  if (startFlags.length > 0) {
+    (await import('node:v8')).setFlagsFromString(startFlags.join(' '));
+    process.env[START_V8_FLAGS_ENV] = startFlags.join(' ');
+  } else {
+    // Not inherited from a parent process that set its own.
+    Reflect.deleteProperty(process.env, START_V8_FLAGS_ENV);
+  }
+  // `index file` starts its bulk-load threads first: their start-up is longer than the rest of the
+  // way to the first chunk, which it now overlaps (src/cli/bulk-prestart.ts, issue 17).
+  if (process.argv[2] === 'index' && process.argv[3] === 'file') (await import('./cli/bulk-prestart.js')).startBulkThreadsEarly();
+
+  // Node >= 22.1 keeps V8's compiled code of every module in a cache directory (the OS temp dir, or
+  // NODE_COMPILE_CACHE), so a second start skips compiling the ~2 MB of bundled chunks a server mode
+  // loads (scripts/build-cli.ts bundles this file into dist/cli.cjs; issue 17). Node 20 has no such
+  // API; there the call is skipped. It has to run before the CLI is imported, hence the dynamic import.
+  (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+  const { runCli } = await import('./cli/index.js');
+  markStartup('cli loaded');
+
+  const controller = new AbortController();
+  const onSignal = (): void => {
+    // A second signal means "now": exit without waiting for the rollback.
+    if (controller.signal.aborted) process.exit(130);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  const code = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: controller.signal });
+  if (process.env.YARROW_REPORT_MAX_RSS === '1') {
+    // For benchmarks: peak resident set size of the whole run, in bytes, and its CPU time.
+    const usage = process.resourceUsage();
+    process.stderr.write(`max_rss_bytes=${usage.maxRSS * 1024}\ncpu_ms=${Math.round((usage.userCPUTime + usage.systemCPUTime) / 1000)}\n`);
+  }
+  process.exit(code);
 }
-// `index file` starts its bulk-load threads first: their start-up is longer than the rest of the
-// way to the first chunk, which it now overlaps (src/cli/bulk-prestart.ts, issue 17).
-if (process.argv[2] === 'index' && process.argv[3] === 'file') (await import('./cli/bulk-prestart.js')).startBulkThreadsEarly();
 
-// Node >= 22.1 keeps V8's compiled code of every module in a cache directory (the OS temp dir, or
-// NODE_COMPILE_CACHE), so a second start skips compiling the ~2 MB of bundled chunks a server mode
-// loads (scripts/build-cli.ts bundles this file into dist/cli.js; issue 17). Node 20 has no such
-// API; there the call is skipped. It has to run before the CLI is imported, hence the dynamic import.
-(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-const { runCli } = await import('./cli/index.js');
-markStartup('cli loaded');
-
-const controller = new AbortController();
-const onSignal = (): void => {
-  // A second signal means "now": exit without waiting for the rollback.
-  if (controller.signal.aborted) process.exit(130);
-  controller.abort();
-};
-process.on('SIGINT', onSignal);
-process.on('SIGTERM', onSignal);
-
-const code = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: controller.signal });
-if (process.env.YARROW_REPORT_MAX_RSS === '1') {
-  // For benchmarks: peak resident set size of the whole run, in bytes, and its CPU time.
-  const usage = process.resourceUsage();
-  process.stderr.write(`max_rss_bytes=${usage.maxRSS * 1024}\ncpu_ms=${Math.round((usage.userCPUTime + usage.systemCPUTime) / 1000)}\n`);
-}
-process.exit(code);
+void main();

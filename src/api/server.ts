@@ -142,12 +142,20 @@ export function buildServer(deps: ServerDeps): { app: FastifyInstance; metrics: 
   }
   const auth = deps.auth ?? new BearerAuth({});
   const modules = deps.modules ?? [];
-  const service = openApiDocument(ctx.role, ctx.version);
   // The search page and its assets are open, like the system routes: the page asks the API itself.
   registerUiRoutes(app, ctx);
   const withModules = modules.find((m) => m.openApi !== undefined);
+  // Built on the first GET /openapi.json, not at start: the document and its JSON text were ~3-5 ms
+  // of CPU of every server start (issue 17: `yarrow search`'s start to first answer).
+  let openApiText: string | undefined;
+  const openApi = (): string => {
+    if (openApiText !== undefined) return openApiText;
+    const service = openApiDocument(ctx.role, ctx.version);
+    openApiText = withModules?.openApi === undefined ? JSON.stringify(service) : withModules.openApi(service);
+    return openApiText;
+  };
   // System routes stay open (health probes, scrapers); modules authenticate their own requests.
-  registerSystemRoutes(app, ctx, withModules?.openApi === undefined ? JSON.stringify(service) : withModules.openApi(service));
+  registerSystemRoutes(app, ctx, openApi);
   for (const module of modules) module.register(app, { log: ctx.log, bodyLimit: ctx.bodyLimit, auth });
   void app.register((scope, _options, done) => {
     protect(scope, auth);

@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
+import { fnv1aHex } from '../config/text-hash.js';
 
 const require = createRequire(import.meta.url);
 
@@ -62,19 +63,48 @@ export function loadVendoredInWorker(file: string): { readonly exports: Record<s
   return { exports, writeCodeCache: () => { save(); } };
 }
 
+/** Whether this run's code caches would be partial, shared by every bundled copy of this module (the entry's, the modes file's). */
+const RUN_GOAL = Symbol.for('yarrow.codeCacheRunGoal');
+
+function runGoal(): { pending: boolean } {
+  const global = globalThis as unknown as Record<symbol, { pending: boolean } | undefined>;
+  return (global[RUN_GOAL] ??= { pending: false });
+}
+
+/**
+ * Declares that the code caches this process writes at exit hold what a start needs only once the
+ * returned function has been called (a server: after its first answer). A cache holds what the
+ * run that wrote it compiled, and an accepted one is never written again: a first `yarrow search`
+ * of a build that failed or was stopped before answering left a cache without the code of the
+ * first query, which every later start then compiled (~4 ms of CPU, issue 17). Until the call,
+ * caches are written as partial ones, which a later run reads and replaces once it gets there.
+ */
+export function codeCacheCompleteWhen(): () => void {
+  const goal = runGoal();
+  goal.pending = true;
+  return () => { goal.pending = false; };
+}
+
 /**
  * Compiles `path` as CommonJS with the code cache of `file`, runs it and registers its module.
- * When the cache is missing or rejected, the function that writes it goes to `saveLater` (default:
- * run at the process's exit).
+ * When the cache is missing, rejected or partial (see {@link codeCacheCompleteWhen}), the function
+ * that writes it goes to `saveLater` (default: run at the process's exit).
  */
 function runWithCodeCache(path: string, file: string, saveLater: (write: () => void) => void = (write) => { process.once('exit', write); }): Record<string, unknown> {
   const cacheFile = codeCachePath(file);
+  const partialFile = cacheFile?.replace(/\.v8cache$/, '.partial.v8cache');
   let cachedData: Buffer | undefined;
-  if (cacheFile !== null) {
+  let partial = false;
+  if (cacheFile !== null && partialFile !== undefined) {
     try {
       cachedData = readFileSync(cacheFile);
     } catch {
-      // No cache yet: compiled from source, and cached at exit.
+      try {
+        cachedData = readFileSync(partialFile);
+        partial = true;
+      } catch {
+        // No cache yet: compiled from source, and cached at exit.
+      }
     }
   }
   const script = new Script(module.wrap(sourceOf(readFileSync(path))), { filename: path, ...(cachedData === undefined ? {} : { cachedData }) });
@@ -89,8 +119,13 @@ function runWithCodeCache(path: string, file: string, saveLater: (write: () => v
     throw e;
   }
   mod.loaded = true;
-  if (cacheFile !== null && (cachedData === undefined || script.cachedDataRejected === true)) {
-    saveLater(() => { writeCodeCache(cacheFile, script); });
+  if (cacheFile !== null && partialFile !== undefined && (cachedData === undefined || partial || script.cachedDataRejected === true)) {
+    saveLater(() => {
+      const complete = !runGoal().pending;
+      // A run that got no further than the partial cache's writer leaves it as it is.
+      if (partial && script.cachedDataRejected !== true && !complete) return;
+      writeCodeCache(complete ? cacheFile : partialFile, script);
+    });
   }
   return mod.exports as Record<string, unknown>;
 }
@@ -113,15 +148,8 @@ function codeCachePath(file: string): string | null {
   // apart caches, instead of rejecting and replacing each other's. Read from the variable itself
   // (START_V8_FLAGS_ENV of src/cli/start-v8-flags.ts): importing that module here, into another of
   // the bundle's chunks than the entry, would put it into a chunk of its own, one more file to load.
-  const flags = fnv1a([...process.execArgv, ...(process.env.YARROW_START_V8_FLAGS ?? '').split(' ').filter((f) => f !== '')].join('\0')).toString(16).padStart(8, '0');
+  const flags = fnv1aHex([...process.execArgv, ...(process.env.YARROW_START_V8_FLAGS ?? '').split(' ').filter((f) => f !== '')].join('\0'));
   return join(root, `yarrow-${process.version}-${process.arch}-${flags}`, file.replace(/\.cjs$/, '.v8cache'));
-}
-
-/** 32-bit FNV-1a of `text`'s UTF-16 code units: a short tag for a directory name (node:crypto is not loaded for it). */
-function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
 }
 
 /** Writes the cache atomically (another process may write the same file); failing is harmless. */

@@ -34,6 +34,7 @@ import type { Config } from './config-model.js';
 import { applyCoreEnv } from './core-env.js';
 import { substituteEnv, SubstitutionError, TEXT_REFERENCE } from './env-substitution.js';
 import type { Env, LoadedConfig, ParsedConfigParts } from './load-config.js';
+import { fnv1aHex } from './text-hash.js';
 
 /** The build's identity, defined by scripts/build-cli.ts in the bundled CLI only. */
 declare const YARROW_CONFIG_BUILD_ID: string | undefined;
@@ -91,7 +92,7 @@ export async function loadConfigCached(file: string, env: Env = process.env, cac
     return (await import('./load-config.js')).loadConfig(file, env);
   }
   const key: EntryKey = { version: ENTRY_VERSION, node: process.version, build: cache.build, text, substitutions: substitutionsOf(text, env) };
-  const path = join(cache.dir, `${fnv1a(JSON.stringify(key)).toString(16).padStart(8, '0')}.v8`);
+  const path = join(cache.dir, `${fnv1aHex(JSON.stringify(key))}.v8`);
   const hit = fromEntry(readEntry(path, key), file, env);
   if (hit !== undefined) return hit;
   const parts = (await import('./load-config.js')).parseConfigParts(text, file, env);
@@ -162,11 +163,4 @@ function writeEntry(path: string, key: EntryKey, parts: ParsedConfigParts): void
   } catch {
     // A read-only or full directory, or a value the serializer does not take: parsed again next time.
   }
-}
-
-/** 32-bit FNV-1a of `text`'s UTF-16 code units: the entry's file name (a full compare decides a hit). */
-function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
 }

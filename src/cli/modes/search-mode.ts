@@ -6,6 +6,7 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createRequire } from 'node:module';
 import { setV8FlagUntilExit } from '../run-time-v8-flag.js';
+import { codeCacheCompleteWhen } from '../vendored.js';
 import { runServerMode } from './api-mode.js';
 import type { ModeContext, ServerOptions } from './mode-context.js';
 
@@ -13,7 +14,20 @@ import type { ModeContext, ServerOptions } from './mode-context.js';
 export function runSearch(options: ServerOptions, ctx: ModeContext): Promise<number> {
   loadListenBuiltins();
   holdBackOptimizationUntilFirstResponse();
+  // The code caches written at exit are complete once the first query has been answered (vendored.ts).
+  onFirstResponse(codeCacheCompleteWhen());
   return runServerMode('search', options, ctx);
+}
+
+/** Calls `then` once node:http has written out the process's first response. */
+function onFirstResponse(then: () => void): void {
+  // Published by node:http once a response has been written out (Node >= 18.7).
+  const channel = 'http.server.response.finish';
+  const onFinish = (): void => {
+    unsubscribe(channel, onFinish);
+    then();
+  };
+  subscribe(channel, onFinish);
 }
 
 /**
@@ -50,12 +64,5 @@ const START_UP_BUDGET_FACTOR = 8;
 function holdBackOptimizationUntilFirstResponse(): void {
   const budget = DEFAULT_INTERRUPT_BUDGET.get(process.versions.v8.split('.').slice(0, 2).join('.'));
   if (budget === undefined) return;
-  const restore = setV8FlagUntilExit('interrupt-budget', String(budget * START_UP_BUDGET_FACTOR), String(budget));
-  // Published by node:http once a response has been written out (Node >= 18.7).
-  const channel = 'http.server.response.finish';
-  const onFinish = (): void => {
-    unsubscribe(channel, onFinish);
-    restore();
-  };
-  subscribe(channel, onFinish);
+  onFirstResponse(setV8FlagUntilExit('interrupt-budget', String(budget * START_UP_BUDGET_FACTOR), String(budget)));
 }

@@ -1,5 +1,5 @@
 /**
- * Runs the built `yarrow` executable (dist/cli.js) as a child process in a temporary workspace,
+ * Runs the built `yarrow` executable (package.json "bin": dist/cli.cjs) as a child process in a temporary workspace,
  * and reads back what it indexed through the library API.
  */
 import assert from 'node:assert/strict';
@@ -13,8 +13,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Index, LocalDirectory } from '../../../src/index.js';
 
-/** The built executable; `npm test` builds it before running tests. */
-export const CLI = fileURLToPath(new URL('../../../dist/cli.js', import.meta.url));
+/** The built executable (package.json "bin", dist/cli.cjs); `npm test` builds it before running tests. */
+export const CLI = fileURLToPath(new URL('../../../dist/cli.cjs', import.meta.url));
 
 /** What a run of the CLI printed and returned. */
 export interface CliRun {
@@ -23,7 +23,7 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** Runs `node dist/cli.js ...args` and waits for it to exit. */
+/** Runs `node dist/cli.cjs ...args` and waits for it to exit. */
 export async function yarrow(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliRun> {
   if (!existsSync(CLI)) throw new Error(`${CLI} does not exist: run 'npm run build' first (npm test does)`);
   const env: Record<string, string | undefined> = { ...process.env, ...options.env };

@@ -1,9 +1,12 @@
 /** The `yarrow` command line itself: modes, help, options and usage errors (SPEC §1). */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { errorLines, Workspace, yarrow } from './cli-harness.js';
+import { CLI, errorLines, Workspace, yarrow } from './cli-harness.js';
 
 describe('yarrow (command line)', () => {
   let ws: Workspace;
@@ -114,5 +117,15 @@ describe('yarrow (command line)', () => {
     const run = await yarrow(['--version']);
     assert.equal(run.code, 0);
     assert.match(run.stdout.trim(), /^\d+\.\d+\.\d+/);
+  });
+
+  it('runs by its former name, dist/cli.js, too (an ES module that runs the executable, dist/cli.cjs)', async () => {
+    const child = spawn(process.execPath, [join(dirname(CLI), 'cli.js'), 'index', 'file', '-c', 'missing.yml', '-i', 'x', '-u', 'y'], { cwd: ws.dir, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (s: string) => { stderr += s; });
+    const [code] = (await once(child, 'close')) as [number | null];
+    // The mode ran (argv parsed, the modes file loaded) and failed on the config, with its exit code.
+    assert.equal(code, 2, stderr);
+    assert.match(stderr, /^error: cannot read config file missing\.yml/m);
   });
 });
