@@ -32,7 +32,7 @@ export type { Embedder, EmbedKind } from './embedder.js';
 export { silentLogger } from './logger.js';
 export { TimeSlicer, yieldToEventLoop } from './event-loop.js';
 export { checkMapping, mappingToJson, parseMapping } from './schema/mapping.js';
-export { isBlankLine, parseJsonLine } from './schema/json-line.js';
+export { decodeJsonLine, isBlankLine, parseJsonLine } from './schema/json-line.js';
 export { JsonValueSplitter } from './schema/json-value-stream.js';
 export type { ParsedValue, ValueLocation } from './schema/json-value-stream.js';
 export { invalidUtf8Offset } from './schema/utf8.js';

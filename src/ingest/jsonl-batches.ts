@@ -3,7 +3,7 @@
  * line of every document. Lines are cut on raw bytes (a multi-byte character split across chunks is
  * joined before decoding); blank lines are skipped but counted; a UTF-8 byte order mark is ignored.
  */
-import { ErrorCode, isBlankLine, parseJsonLine, YarrowError } from '../engine/index.js';
+import { decodeJsonLine, ErrorCode, isBlankLine, parseJsonLine, YarrowError } from '../engine/index.js';
 
 /** A run of documents from one source. */
 export interface JsonlBatch {
@@ -48,8 +48,9 @@ export async function* readJsonlBatches(chunks: AsyncIterable<Uint8Array>, optio
   let carry: Buffer[] = [];
   let carryBytes = 0;
 
-  const take = (text: string): void => {
+  const take = (bytes: Buffer, start: number, end: number): void => {
     line++;
+    let text = decodeJsonLine(bytes, start, end, source, line);
     if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     if (isBlankLine(text)) return;
     docs.push(parseJsonLine(text, source, line));
@@ -62,12 +63,12 @@ export async function* readJsonlBatches(chunks: AsyncIterable<Uint8Array>, optio
     for (let nl = chunk.indexOf(NEWLINE, start); nl >= 0; nl = chunk.indexOf(NEWLINE, start)) {
       if (carryBytes > 0) {
         carry.push(chunk.subarray(start, nl));
-        take(Buffer.concat(carry, carryBytes + nl - start).toString('utf8'));
+        take(Buffer.concat(carry, carryBytes + nl - start), 0, carryBytes + nl - start);
         bytes += carryBytes + nl - start + 1;
         carry = [];
         carryBytes = 0;
       } else {
-        take(chunk.toString('utf8', start, nl));
+        take(chunk, start, nl);
         bytes += nl - start + 1;
       }
       start = nl + 1;
@@ -92,7 +93,7 @@ export async function* readJsonlBatches(chunks: AsyncIterable<Uint8Array>, optio
     }
   }
   if (carryBytes > 0) {
-    take(Buffer.concat(carry, carryBytes).toString('utf8'));
+    take(Buffer.concat(carry, carryBytes), 0, carryBytes);
     bytes += carryBytes;
   }
   if (docs.length > 0) yield { source, docs, lines, bytes };

@@ -155,6 +155,23 @@ describe('FileIndexer bulk loading', () => {
     }
   });
 
+  it('refuses a line of ill-formed UTF-8 naming it, as _index does, and keeps nothing of its file', { timeout: 120_000 }, async () => {
+    const work = await mkdtemp(join(tmpdir(), 'yarrow-bulk-'));
+    try {
+      const lines = fileText(3000).split('\n').map((l) => Buffer.from(l));
+      // A lone continuation byte inside a string: decoding would have made it U+FFFD.
+      lines[2100] = Buffer.concat([Buffer.from('{"title": "caf'), Buffer.from([0xa9]), Buffer.from('"}')]);
+      await writeFile(join(work, 'u.jsonl'), Buffer.concat(lines.flatMap((l) => [l, Buffer.from('\n')])));
+      const { index, error } = await indexFile(work, 2, 2048);
+      assert.ok(error instanceof Error);
+      assert.match(error.message, /u\.jsonl, line 2101: invalid UTF-8: byte 0xa9 at byte offset 14 of the line/);
+      assert.equal(index.search({ query: { match_all: {} }, size: 0 }).total, 0, 'nothing of the file is committed');
+      await index.close();
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  });
+
   it('reports the first bad line of the file and keeps nothing of it', { timeout: 120_000 }, async () => {
     const work = await mkdtemp(join(tmpdir(), 'yarrow-bulk-'));
     try {

@@ -73,6 +73,19 @@ describe('readJsonlBatches', () => {
     });
   });
 
+  it('refuses ill-formed UTF-8 naming the line and the byte, wherever the chunks are cut', async () => {
+    const bytes = Buffer.concat([Buffer.from('{"a":"é"}\n{"a":"ok"}\n{"a":"x'), Buffer.from([0xc3, 0x28]), Buffer.from('"}\n')]);
+    for (const cut of [0, 5, 12, 27, 28, 29]) {
+      await assert.rejects(collect(readJsonlBatches(chunksOf(bytes, [cut]), { source: 'u.jsonl' })), (e: unknown) => {
+        assert.ok(e instanceof YarrowError);
+        assert.equal(e.code, ErrorCode.invalidDocument);
+        assert.equal(e.message, 'u.jsonl, line 3: invalid UTF-8: byte 0xc3 at byte offset 7 of the line');
+        assert.deepEqual([e.details.line, e.details.byte, e.details.expected, e.details.actual], [3, 7, 'UTF-8', 'invalid byte 0xc3']);
+        return true;
+      });
+    }
+  });
+
   it('refuses a line longer than maxLineBytes instead of buffering it', async () => {
     const bytes = Buffer.from(`{"a":"${'x'.repeat(100)}"}\n`);
     await assert.rejects(collect(readJsonlBatches(chunksOf(bytes, [10, 20, 30, 40, 50]), { source: 's', maxLineBytes: 32 })), /s, line 1: line is longer than 32 bytes/);

@@ -9,7 +9,7 @@ import { noVectors, validateDocument } from '../schema/document.js';
 import { FlatLineBytes } from '../schema/flat-json-bytes.js';
 import { flatPlanOf, isSimpleString } from '../schema/flat-json-line.js';
 import type { FlatPlan } from '../schema/flat-json-line.js';
-import { isBlankLine, parseJsonLine } from '../schema/json-line.js';
+import { decodeJsonLine, isBlankLine, parseJsonLine } from '../schema/json-line.js';
 import type { Mapping } from '../schema/mapping.js';
 import type { ByteValues, FieldInverter } from '../segment/field-inverter.js';
 import { SegmentBuffer } from '../segment/segment-buffer.js';
@@ -103,7 +103,7 @@ export class BulkBuffer {
         docs++;
         lastLine = line;
       } else {
-        const text = input.toString('utf8', at, lineEnd);
+        const text = decodeJsonLine(input, at, lineEnd, source, line);
         if (!isBlankLine(text)) {
           const raw = parseJsonLine(text, source, line);
           // `_id: null` counts as no id (`readId`), so it gets its line's id too.

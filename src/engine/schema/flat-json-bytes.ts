@@ -13,7 +13,7 @@
  * whenever it is not sure it returns null and the caller takes that general path, which also words
  * every error: escaped keys, a mapped key twice, `_id: null`, anything that is not valid JSON,
  * nesting deeper than {@link MAX_DEPTH}, and any byte sequence that is not well-formed UTF-8
- * inside a string (the general path decodes it to U+FFFD; outside strings no byte above 0x7f is
+ * inside a string (the general path refuses it, naming the line; outside strings no byte above 0x7f is
  * taken at all). Well-formed UTF-8 in strings, keys included, is taken as it is: decoding it
  * gives the same characters whether the whole line or one value is decoded, `JSON.stringify`
  * writes them back as the same bytes (it escapes only lone surrogates, which UTF-8 cannot hold),

@@ -3,6 +3,29 @@
  * same message whichever reader, on whichever thread, met it).
  */
 import { ErrorCode, YarrowError } from '../errors.js';
+import { invalidUtf8Offset } from './utf8.js';
+
+/**
+ * Line `line` of `source`, `bytes[start, end)`, decoded as UTF-8. Ill-formed UTF-8 is refused, as
+ * `_index` bodies and Kafka records are: replacement characters would index something other than
+ * what the file holds.
+ * @throws YarrowError(ErrorCode.invalidDocument) naming source, line and the first bad byte's
+ *   offset in the line.
+ */
+export function decodeJsonLine(bytes: Buffer, start: number, end: number, source: string, line: number): string {
+  const offset = invalidUtf8Offset(bytes.subarray(start, end));
+  if (offset >= 0) {
+    const byte = `0x${bytes[start + offset].toString(16).padStart(2, '0')}`;
+    throw new YarrowError(ErrorCode.invalidDocument, `${source}, line ${line}: invalid UTF-8: byte ${byte} at byte offset ${offset} of the line`, {
+      source,
+      line,
+      byte: offset,
+      expected: 'UTF-8',
+      actual: `invalid byte ${byte}`,
+    });
+  }
+  return bytes.toString('utf8', start, end);
+}
 
 /**
  * Parses the JSON value on line `line` of `source`.
