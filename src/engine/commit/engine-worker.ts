@@ -228,3 +228,27 @@ export function transferableFiles(files: ReadonlyMap<string, Uint8Array>): Array
   }
   return [...buffers];
 }
+
+/** A background thread's failure as it crosses to the writer's thread: its text and system error code. */
+export interface ThreadFailure {
+  readonly message: string;
+  /** The system error code (`ENOSPC`, `EIO`, ...) of a failed file access on the thread. */
+  readonly code?: string;
+}
+
+/**
+ * `error`, thrown on a background thread, as a message: its stack and, for a system error, its
+ * code. A thread writing its own segment files (`ThreadFileAccess`) meets the disk's errors there,
+ * and the writer words its failure from the code (`writer-failure.ts`: "disk full ... (ENOSPC)").
+ */
+export function threadFailure(error: unknown): ThreadFailure {
+  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  const code = typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+  return code === undefined ? { message } : { message, code };
+}
+
+/** The writer thread's error for a {@link threadFailure}: `prefix` and its text, with its code kept. */
+export function threadFailureError(prefix: string, failure: ThreadFailure): Error {
+  const error = new Error(`${prefix}: ${failure.message}`);
+  return failure.code === undefined ? error : Object.assign(error, { code: failure.code });
+}

@@ -35,9 +35,9 @@ import type { FlushedBuffer } from '../segment/segment-buffer.js';
 import { BodyBatch } from './body-batch.js';
 import { IdFilterBuilder } from './id-filter.js';
 import type { InvalidBatch } from './body-batch.js';
-import { becomeBackgroundThread, handleRequestsInOrder, loadThreadFiles, transferableFiles } from './engine-worker.js';
+import { becomeBackgroundThread, handleRequestsInOrder, loadThreadFiles, threadFailure, transferableFiles } from './engine-worker.js';
 import { backgroundPauser } from './foreground-gate.js';
-import type { BackgroundThreadData } from './engine-worker.js';
+import type { BackgroundThreadData, ThreadFailure } from './engine-worker.js';
 import { decodeWalPayload } from './wal-replay.js';
 import { RECORD_FRAME } from './write-ahead-log.js';
 
@@ -68,7 +68,7 @@ export type InversionReply =
     readonly record?: Uint8Array;
     readonly ids?: readonly string[];
   }
-  | { readonly ok: false; readonly message: string };
+  | ({ readonly ok: false } & ThreadFailure);
 
 /** What the thread is started with. */
 export interface InversionWorkerData extends BackgroundThreadData {
@@ -163,6 +163,6 @@ async function handle(request: InversionRequest): Promise<void> {
       }
     }
   } catch (e) {
-    port.postMessage({ ok: false, message: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies InversionReply);
+    port.postMessage({ ok: false, ...threadFailure(e) } satisfies InversionReply);
   }
 }

@@ -11,7 +11,7 @@ import type { LiveDocs } from '../codec/live-docs/live-docs.js';
 import type { Directory } from '../directory.js';
 import type { SegmentInfo } from '../segment/segment-info.js';
 import type { MergedSegment } from '../segment/segment-merger.js';
-import { hasThreadFiles, startEngineWorker, transferableBuffer } from './engine-worker.js';
+import { hasThreadFiles, startEngineWorker, threadFailureError, transferableBuffer } from './engine-worker.js';
 import { foregroundGate } from './foreground-gate.js';
 import type { MergeThreadMessage, MergeThreadRequest, MergeWorkerData } from './merge-worker.js';
 
@@ -76,7 +76,7 @@ export function mergeOnThread(
           finish(null, { info: message.info, docMaps: message.docMaps });
           return;
         case 'failed':
-          finish(new Error(`merge thread failed: ${message.message}`));
+          finish(threadFailureError('merge thread failed', message));
           return;
       }
     });

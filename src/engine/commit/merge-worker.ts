@@ -23,8 +23,8 @@ import type { Appender, Directory, Lock } from '../directory.js';
 import type { SegmentInfo } from '../segment/segment-info.js';
 import { mergeSegments } from '../segment/segment-merger.js';
 import { SegmentReader } from '../segment/segment-reader.js';
-import { becomeBackgroundThread, loadThreadFiles, transferableFiles } from './engine-worker.js';
-import type { BackgroundThreadData, ThreadFileAccess } from './engine-worker.js';
+import { becomeBackgroundThread, loadThreadFiles, threadFailure, transferableFiles } from './engine-worker.js';
+import type { BackgroundThreadData, ThreadFailure, ThreadFileAccess } from './engine-worker.js';
 
 /** What the thread is started with. */
 export type MergeWorkerData = BackgroundThreadData;
@@ -41,7 +41,7 @@ export type MergeThreadMessage =
   | { readonly type: 'read'; readonly id: number; readonly name: string; readonly offset?: number; readonly length?: number }
   | { readonly type: 'write'; readonly id: number; readonly files: readonly (readonly [string, Uint8Array])[]; readonly written?: boolean }
   | { readonly type: 'done'; readonly info: SegmentInfo; readonly docMaps: readonly Int32Array[] }
-  | { readonly type: 'failed'; readonly message: string };
+  | ({ readonly type: 'failed' } & ThreadFailure);
 
 const port = parentPort as MessagePort;
 const data = workerData as MergeWorkerData | null;
@@ -125,6 +125,6 @@ async function merge(name: string, segments: readonly { readonly info: SegmentIn
     });
     port.postMessage({ type: 'done', info: merged.info, docMaps: merged.docMaps } satisfies MergeThreadMessage);
   } catch (e) {
-    port.postMessage({ type: 'failed', message: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies MergeThreadMessage);
+    port.postMessage({ type: 'failed', ...threadFailure(e) } satisfies MergeThreadMessage);
   }
 }

@@ -17,7 +17,7 @@ import type { ValidDocument } from '../schema/document.js';
 import { mappingToJson } from '../schema/mapping.js';
 import type { Mapping } from '../schema/mapping.js';
 import type { FlushedBuffer } from '../segment/segment-buffer.js';
-import { handedOverBuffer, startEngineWorker, transferableBuffer, wholeBuffer, WorkerChannel } from './engine-worker.js';
+import { handedOverBuffer, startEngineWorker, threadFailureError, transferableBuffer, wholeBuffer, WorkerChannel } from './engine-worker.js';
 import type { ThreadFilesSpec } from './engine-worker.js';
 import { invalidBatchError } from './body-batch.js';
 import { foregroundGate } from './foreground-gate.js';
@@ -81,7 +81,7 @@ export class InversionThread {
     const reply = await this.channel.request(request, transfer);
     if (reply.ok) return reply;
     // The buffer is in an unknown state: every later request fails too.
-    this.channel.fail(new Error(`inversion thread failed: ${reply.message}`));
+    this.channel.fail(threadFailureError('inversion thread failed', reply));
     throw this.channel.failed!;
   }
 
