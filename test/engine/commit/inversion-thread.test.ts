@@ -7,6 +7,7 @@ import { parseMapping } from '../../../src/engine/schema/mapping.js';
 import { LocalDirectory } from '../../../src/storage/local-directory.js';
 import { MemoryDirectory } from '../../../src/storage/memory-directory.js';
 import { temporaryDirectories } from '../../helpers/temp-dirs.js';
+import { recordingDirectory } from '../../helpers/recording-directory.js';
 
 const mapping = {
   fields: {
@@ -99,19 +100,8 @@ describe('inversion thread (WriterOptions.inversionThreads)', () => {
 
   it('writes a local directory\'s segment files on the thread; the commit fsyncs them, and a reopened index reads them', async () => {
     const path = await tempDir();
-    const calls: { op: string; names: string[] }[] = [];
     // A recording view of the real directory: every call goes through to it.
-    const recorded = new Proxy(await LocalDirectory.open(path), {
-      get(target, prop, receiver) {
-        const value = Reflect.get(target, prop, receiver) as unknown;
-        if (typeof value !== 'function') return value;
-        return (...args: unknown[]) => {
-          const names = typeof args[0] === 'string' ? [args[0]] : Array.isArray(args[0]) ? (args[0] as string[]) : [];
-          calls.push({ op: String(prop), names });
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    });
+    const { dir: recorded, calls } = recordingDirectory(await LocalDirectory.open(path));
     const reference = await Index.open(new MemoryDirectory(), { mapping, refreshIntervalMs: 0, writer: { merges: false } });
     const index = await Index.open(recorded, { mapping, refreshIntervalMs: 0, writer: { inversionThreads: 1, merges: false } });
     for (const ix of [reference, index]) {

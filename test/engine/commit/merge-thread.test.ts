@@ -5,6 +5,7 @@ import { Index } from '../../../src/engine/search-index.js';
 import { LocalDirectory } from '../../../src/storage/local-directory.js';
 import { FaultInjectingDirectory } from '../../../src/storage/fault-injecting-directory.js';
 import { temporaryDirectories } from '../../helpers/temp-dirs.js';
+import { recordingDirectory } from '../../helpers/recording-directory.js';
 
 const mapping = {
   fields: {
@@ -126,19 +127,8 @@ describe('merges on a worker thread (WriterOptions.mergeThread)', () => {
   it('read and write a local directory\'s files on the thread itself; the commit fsyncs them and their entries', async () => {
     const path = await tempDir();
     const local = await LocalDirectory.open(path);
-    const calls: { op: string; names: string[] }[] = [];
     // A recording view of the real directory: every call goes through to it.
-    const recorded = new Proxy(local, {
-      get(target, prop, receiver) {
-        const value = Reflect.get(target, prop, receiver) as unknown;
-        if (typeof value !== 'function') return value;
-        return (...args: unknown[]) => {
-          const names = typeof args[0] === 'string' ? [args[0]] : Array.isArray(args[0]) ? (args[0] as string[]) : [];
-          calls.push({ op: String(prop), names });
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    });
+    const { dir: recorded, calls } = recordingDirectory(local);
     const index = await Index.open(recorded, { name: 'm', mapping, refreshIntervalMs: 0, writer: { merges: false, mergeThread: true } });
     for (let i = 0; i < 3; i++) {
       await index.upsert(docs(i * 30, 30));
