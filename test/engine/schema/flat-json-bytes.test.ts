@@ -316,6 +316,8 @@ describe('FlatLineBytes', () => {
       }),
       { numRuns: 3000 },
     );
-    assert.ok(taken > 300, `${taken} lines taken`);
+    // Not vacuous: random high bytes leave most lines ill-formed, and about a tenth well-formed and
+    // taken (280-330 of 3000 runs seen; fast-check draws a new seed each run, so the bound sits well below).
+    assert.ok(taken > 150, `${taken} lines taken`);
   });
 });
