@@ -3,7 +3,8 @@
  * one commit per file, logs that indexing is done with the final seq, and exits 0. This is where
  * config, storage, sources and the engine are wired together.
  */
-import { loadConfig } from '../../config/index.js';
+// Not the config barrel: a cached config loads neither yaml nor zod (config-cache.ts, issue 17).
+import { loadConfigCached } from '../../config/config-cache.js';
 import { prestartBulkThreads, stopPrestartedBulkThreads } from '../../engine/index.js';
 import { FileIndexer, HttpFileSource, LocalFileSource, parseSourceUrl, ProgressReporter, SourceError, SourceUrlError } from '../../ingest/index.js';
 import type { FileSource, SourceUrl } from '../../ingest/index.js';
@@ -39,7 +40,7 @@ export async function runIndexFile(options: IndexFileOptions, ctx: ModeContext):
 
 async function indexFiles(options: IndexFileOptions, ctx: ModeContext): Promise<number> {
   const { log } = ctx;
-  const loaded = await loadConfig(options.config, ctx.env);
+  const loaded = await loadConfigCached(options.config, ctx.env);
   const mapping = mappingOf(loaded, options.config, options.index);
   const url = parseUrl(options.url);
   if (options.endpoint !== undefined && url.kind !== 's3') {

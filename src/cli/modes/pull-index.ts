@@ -2,8 +2,9 @@
  * What the pull indexers (`index file`, `index kafka`) share: finding the `-i` index in the config
  * and opening its store and a write-only index tuned by the config's `indexing` section.
  */
-import { indexingOf, resolveIndexName, storeOf } from '../../config/index.js';
-import type { LoadedConfig } from '../../config/index.js';
+// Not the config barrel, which loads yaml and zod: `index file` reads a cached config without them (config-cache.ts).
+import { indexingOf, resolveIndexName, storeOf } from '../../config/config-model.js';
+import type { LoadedConfig } from '../../config/load-config.js';
 import { Index } from '../../engine/index.js';
 import type { Mapping, WriterOptions } from '../../engine/index.js';
 import { engineLogger } from '../cli-logger.js';
