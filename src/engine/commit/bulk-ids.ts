@@ -15,7 +15,7 @@ export interface BuiltIds {
   /** Every doc's id, concatenated; doc `d`'s id ends at `idEnds[d]`. */
   readonly idText: string;
   readonly idEnds: Uint32Array;
-  /** Its ids' hashes, when computed ahead of {@link resolveBuiltIds} (else it computes them). */
+  /** Its ids' hashes, when computed ahead of {@link BuiltIdResolver.add} (else it computes them). */
   readonly idHashes?: BuiltIdHashes;
 }
 
@@ -29,43 +29,140 @@ export function builtId(segment: BuiltIds, doc: number): string {
  * segment or when another segment holds its id from a later line.
  */
 export function resolveBuiltIds(segments: readonly BuiltIds[]): LiveDocs[] {
-  const live = segments.map((s) => {
-    const docs = LiveDocs.allLive(s.info.maxDoc);
-    for (const d of s.deletedDocs) docs.delete(d);
-    return docs;
-  });
-  if (segments.length < 2) return live;
-  // Only ids whose hash repeats can repeat: the map of strings below sees those alone.
-  const hashed = segments.map((segment) => segment.idHashes ?? hashBuiltIds(segment));
-  const hashes = hashed.map((h) => h.hashes);
-  const repeated = repeatedValues(hashed.map((h) => h.sorted));
-  if (repeated.size === 0) return live;
-  // Segment and doc of each id's surviving copy so far, packed as segment * 2^32 + doc.
-  const winner = new Map<string, number>();
-  const TWO_32 = 2 ** 32;
-  segments.forEach((segment, s) => {
-    for (let doc = 0; doc < segment.info.maxDoc; doc++) {
-      if (!repeated.has(hashes[s][doc]) || !live[s].isLive(doc)) continue;
-      const id = builtId(segment, doc);
-      const previous = winner.get(id);
-      if (previous === undefined) {
-        winner.set(id, s * TWO_32 + doc);
-        continue;
-      }
-      const ps = Math.floor(previous / TWO_32);
-      const pd = previous % TWO_32;
-      if (segments[ps].lines[pd] > segment.lines[doc]) {
-        live[s].delete(doc);
-      } else {
-        live[ps].delete(pd);
-        winner.set(id, s * TWO_32 + doc);
-      }
-    }
-  });
-  return live;
+  const ids = new BuiltIdResolver();
+  for (const segment of segments) ids.add(segment);
+  return ids.resolve(segments);
 }
 
-/** A segment's id hashes, by doc and sorted: what {@link resolveBuiltIds} compares across segments. */
+/** Fibonacci hashing's multiplier (2^32 / the golden ratio): spreads an id hash over a table's slots by its high bits. */
+const SPREAD = 0x9e3779b1;
+
+/** The fill of {@link BuiltIdResolver}'s table above which it grows. */
+const MAX_LOAD = 0.75;
+
+/**
+ * {@link resolveBuiltIds} as a bulk load's segments arrive: {@link add} files each segment's id
+ * hashes in a table of every hash seen so far and notes the docs whose hash was seen before, so
+ * that {@link resolve} only compares the ids of those. A bulk load's main thread adds each segment
+ * as it is flushed, while the threads still index (it is ~80% idle then), and the tail after the
+ * last flush files only the last segments' hashes and resolves the few repeats (issue 17: merging
+ * every segment's sorted hashes after the last flush was ~45 ms of `index file`'s tail on npm).
+ *
+ * Docs are numbered across segments in the order they were added (an ordinal); the table holds
+ * each distinct hash once, with the ordinal of its first doc.
+ */
+export class BuiltIdResolver {
+  private readonly segments: BuiltIds[] = [];
+  /** The ordinal of each segment's first doc. */
+  private readonly bases: number[] = [];
+  private docs = 0;
+  /** log2 of the table's size (0: no table yet). */
+  private bits = 0;
+  /** Each slot's hash. */
+  private slotHash = new Uint32Array(0);
+  /** Each slot's first doc, as 1 + its ordinal; 0: an empty slot. */
+  private slotDoc = new Uint32Array(0);
+  /** Distinct hashes in the table. */
+  private used = 0;
+  /** Every hash seen more than once -> the ordinals of all its docs, in the order added. */
+  private readonly repeats = new Map<number, number[]>();
+
+  /** Files the id hashes of `segment`, the next segment of the load (computed here when it has none). */
+  add(segment: BuiltIds): void {
+    const { hashes } = segment.idHashes ?? hashBuiltIds(segment);
+    const base = this.docs;
+    this.segments.push(segment);
+    this.bases.push(base);
+    this.docs += segment.info.maxDoc;
+    // Room for two more segments of this size too: the threads' last flushes arrive together, and
+    // a table that grew then would rehash every hash on the load's tail.
+    this.reserve(this.used + 3 * hashes.length);
+    for (let d = 0; d < hashes.length; d++) this.insert(hashes[d], base + d);
+  }
+
+  /**
+   * The live docs of each segment added, in the order added: of the copies of an id, the one from
+   * the latest line. `segments` must be those added, in that order (checked).
+   */
+  resolve(segments: readonly BuiltIds[]): LiveDocs[] {
+    if (segments.length !== this.segments.length || segments.some((s, i) => s !== this.segments[i])) {
+      throw new Error('resolving ids of other segments than those added');
+    }
+    const live = segments.map((s) => {
+      const docs = LiveDocs.allLive(s.info.maxDoc);
+      for (const d of s.deletedDocs) docs.delete(d);
+      return docs;
+    });
+    // The docs sharing a hash: the latest line wins among those of the same id (different ids may share a hash).
+    for (const ordinals of this.repeats.values()) {
+      const winner = new Map<string, { s: number; doc: number }>();
+      for (const ordinal of ordinals) {
+        const s = this.segmentOf(ordinal);
+        const doc = ordinal - this.bases[s];
+        if (!live[s].isLive(doc)) continue;
+        const id = builtId(segments[s], doc);
+        const previous = winner.get(id);
+        if (previous === undefined) {
+          winner.set(id, { s, doc });
+        } else if (segments[previous.s].lines[previous.doc] > segments[s].lines[doc]) {
+          live[s].delete(doc);
+        } else {
+          live[previous.s].delete(previous.doc);
+          winner.set(id, { s, doc });
+        }
+      }
+    }
+    return live;
+  }
+
+  /** Files `hash` of the doc `ordinal`: a new slot, or a repeat of the hash's first doc. */
+  private insert(hash: number, ordinal: number): void {
+    const mask = (1 << this.bits) - 1;
+    for (let i = Math.imul(hash, SPREAD) >>> (32 - this.bits); ; i = (i + 1) & mask) {
+      const first = this.slotDoc[i];
+      if (first === 0) {
+        this.slotHash[i] = hash;
+        this.slotDoc[i] = ordinal + 1;
+        this.used++;
+        return;
+      }
+      if (this.slotHash[i] === hash) {
+        const ordinals = this.repeats.get(hash);
+        if (ordinals === undefined) this.repeats.set(hash, [first - 1, ordinal]);
+        else ordinals.push(ordinal);
+        return;
+      }
+    }
+  }
+
+  /** Grows the table, if need be, so that `distinct` hashes fill at most {@link MAX_LOAD} of it. */
+  private reserve(distinct: number): void {
+    if (this.bits > 0 && distinct <= (1 << this.bits) * MAX_LOAD) return;
+    let bits = Math.max(10, this.bits);
+    while ((2 ** bits) * MAX_LOAD < distinct) bits++;
+    if (bits === this.bits) return;
+    const [hashes, docs] = [this.slotHash, this.slotDoc];
+    this.bits = bits;
+    this.slotHash = new Uint32Array(1 << bits);
+    this.slotDoc = new Uint32Array(1 << bits);
+    this.used = 0;
+    for (let i = 0; i < docs.length; i++) if (docs[i] !== 0) this.insert(hashes[i], docs[i] - 1);
+  }
+
+  /** The segment holding doc `ordinal`: the last whose first doc is at or before it. */
+  private segmentOf(ordinal: number): number {
+    let lo = 0;
+    let hi = this.bases.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.bases[mid] <= ordinal) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+}
+
+/** A segment's id hashes, by doc and sorted (a bulk-load thread sends both; {@link resolveBuiltIds} files those by doc). */
 export interface BuiltIdHashes {
   /** FNV-1a of each doc's id. */
   readonly hashes: Uint32Array;
@@ -75,9 +172,10 @@ export interface BuiltIdHashes {
 
 /**
  * The id hashes of `segment`. A bulk load has them ahead: each thread hashes its ids as it buffers
- * them ({@link hashId} in `BulkBuffer`) and sends them sorted with the segment, so that resolving
- * the ids at the end costs only a merge (issue 17: on npm's 227k ids, hashing and sorting them all
- * at the end was ~40 ms of the load's tail); this computes the same from the ids.
+ * them ({@link hashId} in `BulkBuffer`) and sends them with the segment, so that the main thread
+ * only files them (issue 17: on npm's 227k ids, hashing and sorting them all at the end was ~40 ms
+ * of the load's tail); this computes the same from the ids. ({@link BuiltIdResolver} no longer
+ * reads `sorted`, which the threads still send.)
  */
 export function hashBuiltIds(segment: Pick<BuiltIds, 'idText' | 'idEnds'>): BuiltIdHashes {
   const { idText, idEnds } = segment;
@@ -100,34 +198,6 @@ export function hashId(text: string, start = 0, end = text.length): number {
   let h = 0x811c9dc5;
   for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return h >>> 0;
-}
-
-/** The values that occur more than once across `sorted` (each array sorted). */
-function repeatedValues(sorted: readonly Uint32Array[]): Set<number> {
-  // Merged pairwise, as in a merge sort: n log(segments) steps.
-  let runs = [...sorted];
-  while (runs.length > 1) {
-    const next: Uint32Array[] = [];
-    for (let i = 0; i + 1 < runs.length; i += 2) next.push(mergeSorted(runs[i], runs[i + 1]));
-    if (runs.length % 2 === 1) next.push(runs[runs.length - 1]);
-    runs = next;
-  }
-  const all = runs[0] ?? new Uint32Array(0);
-  const repeated = new Set<number>();
-  for (let i = 1; i < all.length; i++) if (all[i] === all[i - 1]) repeated.add(all[i]);
-  return repeated;
-}
-
-/** The values of sorted `a` and `b`, sorted. */
-function mergeSorted(a: Uint32Array, b: Uint32Array): Uint32Array {
-  const out = new Uint32Array(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let k = 0;
-  while (i < a.length && j < b.length) out[k++] = a[i] <= b[j] ? a[i++] : b[j++];
-  while (i < a.length) out[k++] = a[i++];
-  while (j < b.length) out[k++] = b[j++];
-  return out;
 }
 
 /** Every live id of `segments`. */

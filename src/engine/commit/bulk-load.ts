@@ -21,6 +21,7 @@ import { mappingToJson } from '../schema/mapping.js';
 import type { SegmentInfo } from '../segment/segment-info.js';
 import type { SegmentReader } from '../segment/segment-reader.js';
 import type { Worker } from 'node:worker_threads';
+import { BuiltIdResolver } from './bulk-ids.js';
 import type { BuiltIds } from './bulk-ids.js';
 import type { BulkError, BulkInit, BulkReply, BulkRequest, BulkWorkerData } from './bulk-load-worker.js';
 import { startEngineWorker, wholeBuffer, WorkerChannel } from './engine-worker.js';
@@ -52,8 +53,11 @@ export interface BulkLoadHost {
   releaseThreads(): void;
   /** Deletes a file no commit references, when nothing uses it. */
   deleteFile(name: string): void;
-  /** Publishes the segments of a finished load (the next commit makes them durable). */
-  register(segments: readonly BuiltSegment[]): Promise<void>;
+  /**
+   * Publishes the segments of a finished load (the next commit makes them durable); `ids` has had
+   * each of them added, in their order, as it was built.
+   */
+  register(segments: readonly BuiltSegment[], ids: BuiltIdResolver): Promise<void>;
 }
 
 /** One input of a bulk load. */
@@ -175,6 +179,8 @@ export class BulkLoad {
   /** Failures by the chunk they came from (-1: not a chunk's, e.g. writing a segment). */
   private readonly failures: { seq: number; error: Error }[] = [];
   private readonly segments: BuiltSegment[] = [];
+  /** Each segment's ids, filed as it arrives, while the threads still index (`bulk-ids.ts`). */
+  private readonly ids = new BuiltIdResolver();
   private done = false;
   /** The last flushes are asked for: a chunk's `full` no longer asks for one. */
   private finishing = false;
@@ -240,7 +246,7 @@ export class BulkLoad {
     if (this.options.last === true && this.failures.length === 0) this.host.releaseThreads();
     if (this.failures.length > 0) await this.throwFailure();
     this.done = true;
-    await this.host.register(this.segments);
+    await this.host.register(this.segments, this.ids);
     return { docs: this.docs, lastLine: this.lastLine };
   }
 
@@ -270,6 +276,7 @@ export class BulkLoad {
       // Recorded before writing, so that an abort deletes whatever part of it was written.
       const built: BuiltSegment = { info: flushed.info, deletedDocs: flushed.deletedDocs, lines, idText, idEnds, idHashes };
       this.segments.push(built);
+      this.ids.add(built);
       await this.host.writeFiles(flushed.files);
       this.host.syncAhead([...flushed.files.keys()]);
       built.reader = this.host.openReader(flushed.info, flushed.files);

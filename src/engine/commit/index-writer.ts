@@ -29,7 +29,8 @@ import { SegmentRegistry, openCommittedSegment } from './segment-registry.js';
 import type { LiveSegment } from './segment-registry.js';
 import { InversionThread, ThreadedSegmentBuffer } from './threaded-segment-buffer.js';
 import type { ParsedBody } from './threaded-segment-buffer.js';
-import { liveBuiltIds, resolveBuiltIds } from './bulk-ids.js';
+import { liveBuiltIds } from './bulk-ids.js';
+import type { BuiltIdResolver } from './bulk-ids.js';
 import { BulkLoad, BulkLoadThreads } from './bulk-load.js';
 import type { BuiltSegment, BulkLoadOptions } from './bulk-load.js';
 import { encodeWalRecordSliced } from './write-ahead-log.js';
@@ -327,21 +328,22 @@ export class IndexWriter {
         if (threads !== null) this.stoppingThreads.push(threads.terminate());
       },
       deleteFile: (name) => { this.deleteLater(name); },
-      register: (segments) => this.registerBuilt(segments),
+      register: (segments, ids) => this.registerBuilt(segments, ids),
     }, options);
   }
 
   /**
    * Publishes the segments of a finished bulk load: older copies of their ids are deleted from the
-   * index's segments, and among them the copy from the latest line wins (`bulk-ids.ts`).
+   * index's segments, and among them the copy from the latest line wins (`bulk-ids.ts`; `ids` has
+   * each of `built` added, in order).
    */
-  private async registerBuilt(built: readonly BuiltSegment[]): Promise<void> {
+  private async registerBuilt(built: readonly BuiltSegment[], ids: BuiltIdResolver): Promise<void> {
     this.checkOpen();
     await this.mutex.run(async () => {
       this.checkOpen();
       // Whatever the buffer holds was written before the load: it goes first.
       await this.refreshLocked();
-      const live = resolveBuiltIds(built);
+      const live = ids.resolve(built);
       if (this.registry.all.some((s) => s.liveDocs.liveCount > 0)) await this.registry.deleteIds(liveBuiltIds(built, live), new TimeSlicer());
       const added: LiveSegment[] = [];
       try {
