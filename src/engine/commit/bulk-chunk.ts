@@ -25,8 +25,8 @@ export interface FlushedBulkBuffer {
   /** Every doc's id, concatenated; doc `d`'s id ends at `idEnds[d]`. */
   readonly idText: string;
   readonly idEnds: Uint32Array<ArrayBuffer>;
-  /** Each doc's id hash, and the same sorted: `hashBuiltIds` of the ids, computed as they came. */
-  readonly idHashes: { readonly hashes: Uint32Array<ArrayBuffer>; readonly sorted: Uint32Array<ArrayBuffer> };
+  /** Each doc's id hash: `hashBuiltIds` of the ids, computed as they came. */
+  readonly idHashes: { readonly hashes: Uint32Array<ArrayBuffer> };
 }
 
 /** One future segment of a bulk load, and each of its docs' line and id. */
@@ -146,7 +146,7 @@ export class BulkBuffer {
     let end = 0;
     ids.forEach((id, d) => { idEnds[d] = end += id.length; });
     const hashes = this.idHashes.slice(0, this.docs);
-    return { flushed, lines: this.lines.slice(0, this.docs), idText: ids.join(''), idEnds, idHashes: { hashes, sorted: hashes.slice().sort() } };
+    return { flushed, lines: this.lines.slice(0, this.docs), idText: ids.join(''), idEnds, idHashes: { hashes } };
   }
 }
 

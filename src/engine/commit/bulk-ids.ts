@@ -162,20 +162,18 @@ export class BuiltIdResolver {
   }
 }
 
-/** A segment's id hashes, by doc and sorted (a bulk-load thread sends both; {@link resolveBuiltIds} files those by doc). */
+/** A segment's id hashes, by doc: what {@link BuiltIdResolver} files. */
 export interface BuiltIdHashes {
   /** FNV-1a of each doc's id. */
   readonly hashes: Uint32Array;
-  /** The same, sorted. */
-  readonly sorted: Uint32Array;
 }
 
 /**
  * The id hashes of `segment`. A bulk load has them ahead: each thread hashes its ids as it buffers
  * them ({@link hashId} in `BulkBuffer`) and sends them with the segment, so that the main thread
  * only files them (issue 17: on npm's 227k ids, hashing and sorting them all at the end was ~40 ms
- * of the load's tail); this computes the same from the ids. ({@link BuiltIdResolver} no longer
- * reads `sorted`, which the threads still send.)
+ * of the load's tail; the threads no longer sort them either, ~3-5 ms a flush); this computes the
+ * same from the ids.
  */
 export function hashBuiltIds(segment: Pick<BuiltIds, 'idText' | 'idEnds'>): BuiltIdHashes {
   const { idText, idEnds } = segment;
@@ -185,7 +183,7 @@ export function hashBuiltIds(segment: Pick<BuiltIds, 'idText' | 'idEnds'>): Buil
     hashes[d] = hashId(idText, start, idEnds[d]);
     start = idEnds[d];
   }
-  return { hashes, sorted: hashes.slice().sort() };
+  return { hashes };
 }
 
 /**

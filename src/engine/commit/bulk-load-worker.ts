@@ -111,7 +111,7 @@ async function handle(request: BulkRequest): Promise<void> {
         }
         const segment: BulkSegment = await done.flush(request.name);
         const { lines, idEnds, idHashes } = segment;
-        reply({ ok: true, segment }, [...transferableFiles(segment.flushed.files), lines.buffer, idEnds.buffer, idHashes.hashes.buffer, idHashes.sorted.buffer]);
+        reply({ ok: true, segment }, [...transferableFiles(segment.flushed.files), lines.buffer, idEnds.buffer, idHashes.hashes.buffer]);
         return;
       }
       case 'reset':
