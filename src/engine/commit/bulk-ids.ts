@@ -67,13 +67,24 @@ export class BuiltIdResolver {
   /** Every hash seen more than once -> the ordinals of all its docs, in the order added. */
   private readonly repeats = new Map<number, number[]>();
 
-  /** Files the id hashes of `segment`, the next segment of the load (computed here when it has none). */
+  /**
+   * Adds `segment`, the next segment of the load, and files its id hashes (computed here when it
+   * has none). A first segment's are filed only when a second comes: the copies of an id inside
+   * one segment are resolved by its `deletedDocs`, so a load of one segment files nothing.
+   */
   add(segment: BuiltIds): void {
-    const { hashes } = segment.idHashes ?? hashBuiltIds(segment);
-    const base = this.docs;
     this.segments.push(segment);
-    this.bases.push(base);
+    this.bases.push(this.docs);
     this.docs += segment.info.maxDoc;
+    if (this.segments.length === 2) this.file(0);
+    if (this.segments.length >= 2) this.file(this.segments.length - 1);
+  }
+
+  /** Files the id hashes of segment `s`. */
+  private file(s: number): void {
+    const segment = this.segments[s];
+    const { hashes } = segment.idHashes ?? hashBuiltIds(segment);
+    const base = this.bases[s];
     // Room for two more segments of this size too: the threads' last flushes arrive together, and
     // a table that grew then would rehash every hash on the load's tail.
     this.reserve(this.used + 3 * hashes.length);

@@ -104,6 +104,25 @@ describe('BuiltIdResolver', () => {
     assert.deepEqual(flags(built, resolveBuiltIds(built)), expected);
   });
 
+  for (const counts of [[400], [1, 300], [300, 0, 2]]) {
+    it(`resolves ${counts.length} segment(s) whose own repeats are deleted inside them, as a bulk thread flushes them (${counts.join(', ')} docs)`, () => {
+      const built = segments(mulberry32(counts.length + 40), counts, 120).map((b) => {
+        // Inside a segment only the latest line of an id stays live (the segment buffer's upsert).
+        const latest = new Map<string, number>();
+        for (let d = 0; d < b.info.maxDoc; d++) {
+          const id = b.idText.slice(d === 0 ? 0 : b.idEnds[d - 1], b.idEnds[d]);
+          const other = latest.get(id);
+          if (other === undefined || b.lines[other] < b.lines[d]) latest.set(id, d);
+        }
+        const keep = new Set(latest.values());
+        return { ...b, deletedDocs: Array.from({ length: b.info.maxDoc }, (_, d) => d).filter((d) => !keep.has(d)) };
+      });
+      const ids = new BuiltIdResolver();
+      for (const b of built) ids.add(b);
+      assert.deepEqual(flags(built, ids.resolve(built)), expectedLive(built));
+    });
+  }
+
   it('keeps different ids whose hashes are equal, and resolves each among its own copies', () => {
     const [a, b] = collidingIds();
     assert.notEqual(a, b);
