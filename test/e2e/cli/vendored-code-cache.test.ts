@@ -88,6 +88,8 @@ describe('vendored packages start from a compile cache', () => {
     const caches = files.filter((f) => /cli-(vendor-[\w-]+|modes-[0-9a-f]+\.index-file)\.v8cache$/.test(f));
     assert.deepEqual(caches.map((f) => /cli-(?:vendor-)?([a-z]+)-/.exec(f)?.[1]).sort(), ['modes', 'yaml', 'zod']);
     for (const f of caches) await writeFile(f, 'not a code cache');
+    // Another config text: the config cache (config-cache.ts) misses, so yaml and zod load again.
+    await ws.write('conf.yml', `${MOVIES_CONFIG}# edited\n`);
     const second = await ws.run(index, env);
     assert.equal(second.code, 0, second.stderr);
     assert.match(second.stderr, /indexing done: 1 docs/);
