@@ -92,10 +92,11 @@ export class BulkBuffer {
     let lastLine = 0;
     flat?.useBytes(input);
     for (; at < input.length; line++) {
-      let lineEnd = input.indexOf(0x0a, at);
-      if (lineEnd < 0) lineEnd = input.length;
-      const flatId = flat === null ? null : flat.read(input, at, lineEnd, source, line, deriveId);
+      // The fast path finds the line's end as it reads it; the general path looks for it.
+      const flatId = flat === null ? null : flat.read(input, at, input.length, source, line, deriveId);
+      let lineEnd: number;
       if (flatId !== null) {
+        lineEnd = flat!.lineEnd;
         asciiLine?.at(input);
         flat!.addStoredToSink();
         buffer.add(flatDoc!, flatId, null, asciiLine ?? undefined);
@@ -103,6 +104,8 @@ export class BulkBuffer {
         docs++;
         lastLine = line;
       } else {
+        lineEnd = input.indexOf(0x0a, at);
+        if (lineEnd < 0) lineEnd = input.length;
         const text = decodeJsonLine(input, at, lineEnd, source, line);
         if (!isBlankLine(text)) {
           const raw = parseJsonLine(text, source, line);

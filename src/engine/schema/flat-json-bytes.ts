@@ -66,6 +66,9 @@ function clearHigh(): void {
 /** Runs shorter than this are copied by a loop, longer ones natively (measured on npm and Debian lines). */
 const COPY_BY_HAND = 512;
 
+/** The stored JSON's opening, `{"_id":`, as UTF-8. */
+const ID_KEY = new TextEncoder().encode('{"_id":');
+
 /** Canonical JSON integers (what `JSON.stringify` writes back the same) have at most this many digits (below 2^53). */
 const MAX_CANONICAL_DIGITS = 15;
 
@@ -107,8 +110,25 @@ export class FlatLineBytes {
    * polymorphic (issue 17: that loop was half of `read`'s time), and its views are cheap.
    */
   private plain: Uint8Array = this.stored;
+  /** Where the line {@link read} took last ends: the index of its newline, or the `end` it was given. */
+  lineEnd = 0;
   /** The one-value array {@link values} holds for `_id`: read before the next line, so reused. */
   private readonly idValue: string[] = [''];
+  /**
+   * Per slot (the fields, then `_id`), the array {@link values} holds for it now: setting the same
+   * array again (a deferred value's, `_id`'s: every line) is skipped, a Map set costing more than
+   * the compare.
+   */
+  private readonly held: (readonly FieldValue[] | undefined)[];
+  /**
+   * Per slot, where the key of its value opens in the line (its quote), as the scan found it: a
+   * stored key and value whose bytes in the line are the stored JSON's (`,"name":value`, nothing
+   * between) are copied with their neighbours in one run ({@link appendLine}).
+   */
+  private readonly keyQuotes: Int32Array;
+  /** The run of line bytes `[runFrom, runTo)` not yet copied to the stored JSON (runFrom -1: none). */
+  private runFrom = -1;
+  private runTo = -1;
 
   /**
    * `deferrable(name)` says whether only the field's inverter reads its values (no doc values, no
@@ -124,6 +144,8 @@ export class FlatLineBytes {
     this.names = plan.fields.map((f) => encoder.encode(f.name));
     this.storedKeys = plan.storedKeys.map((k) => encoder.encode(k));
     this.deferred = plan.fields.map((f) => (f.baseType === 'text' && deferrable(f.name) ? [''] : null));
+    this.held = new Array<readonly FieldValue[] | undefined>(plan.fields.length + 1).fill(undefined);
+    this.keyQuotes = new Int32Array(plan.fields.length + 1);
   }
 
   /** The stored JSON of the line read last, as UTF-8 (a view of a buffer the next read overwrites). */
@@ -167,9 +189,12 @@ export class FlatLineBytes {
   }
 
   /**
-   * Reads the document on `bytes[start, end)` (one line, without its newline); returns its id, or
-   * null when the line needs the general path. `deriveId` gives the id of a line without `_id`
-   * from its line number.
+   * Reads the document on the line from `bytes[start]` to its newline or `end`, whichever comes
+   * first; returns its id, or null when the line needs the general path. When it returns an id,
+   * {@link lineEnd} is where the line ended: a caller may pass the end of many lines and so find
+   * the newline in the same pass (no byte of a line this reader takes is a newline, which JSON
+   * allows only as whitespace between tokens, and the scan does not skip it as such). `deriveId`
+   * gives the id of a line without `_id` from its line number.
    * @throws YarrowError(ErrorCode.invalidDocument) for a mapped value of the wrong type, exactly
    *   as `validateDocument` does.
    */
@@ -188,46 +213,72 @@ export class FlatLineBytes {
       this.storedStart = sink.rawStart;
     }
     this.storedEnd = this.storedStart;
-    this.writeAscii('{"_id":');
+    this.runFrom = -1;
     const idKind = kinds[n];
-    if (idKind === Kind.absent) {
-      id = deriveId(line);
-      this.writeString(JSON.stringify(id));
-    } else if (idKind === Kind.plainString) {
+    if (idKind === Kind.plainString) {
       // `readId` of a string only refuses an empty one: a non-empty one needs neither the call
       // nor the location object made for it (one per line).
       id = ends[n] - starts[n] > 2 ? text(bytes, starts[n] + 1, ends[n] - 1, highs[n]) : readId('', { source, line })!;
-      this.copyLine(starts[n], ends[n]);
+      // A line that opens with `{"_id":` (nothing between) gives the stored JSON's first bytes too.
+      const open = this.keyQuotes[n] - 1;
+      if (bytes[open] === 0x7b && starts[n] - open === ID_KEY.length) {
+        this.appendLine(open, ends[n]);
+      } else {
+        this.copy(ID_KEY, 0, ID_KEY.length);
+        this.copyLine(starts[n], ends[n]);
+      }
     } else {
-      const raw = valueOf(idKind, bytes, starts[n], ends[n], highs[n]);
-      // `_id: null` is left to the general path (it then derives an id).
-      if (raw === null) return null;
-      id = readId(raw, { source, line })!;
+      if (idKind === Kind.absent) {
+        id = deriveId(line);
+      } else {
+        const raw = valueOf(idKind, bytes, starts[n], ends[n], highs[n]);
+        // `_id: null` is left to the general path (it then derives an id).
+        if (raw === null) return null;
+        id = readId(raw, { source, line })!;
+      }
+      this.copy(ID_KEY, 0, ID_KEY.length);
       this.writeString(JSON.stringify(id));
     }
     const idValue = this.idValue;
     idValue[0] = id;
-    values.set('_id', idValue);
+    const held = this.held;
+    if (held[n] !== idValue) {
+      values.set('_id', idValue);
+      held[n] = idValue;
+    }
     for (let s = 0; s < n; s++) {
       const f = fields[s];
       const kind = kinds[s];
       if ((kind === Kind.plainString || kind === Kind.shortEscapedString) && f.baseType === 'text') {
         // A string is a valid value of any text field: `checkValue` would return it as is.
-        values.set(f.name, this.deferred[s] ?? [stringOf(kind, bytes, starts[s], ends[s], highs[s])]);
+        const deferred = this.deferred[s];
+        if (deferred === null) {
+          values.set(f.name, held[s] = [stringOf(kind, bytes, starts[s], ends[s], highs[s])]);
+        } else if (held[s] !== deferred) {
+          values.set(f.name, held[s] = deferred);
+        }
         if (f.store) this.storeRaw(s);
         continue;
       }
       const v = kind === Kind.absent ? undefined : valueOf(kind, bytes, starts[s], ends[s], highs[s]);
-      values.set(f.name, checkValue(v, false, f, { source, line }));
+      values.set(f.name, held[s] = checkValue(v, false, f, { source, line }));
       if (!f.store || v === undefined || v === null) continue;
       if (kind === Kind.literal || kind === Kind.plainString || kind === Kind.shortEscapedString || (kind === Kind.number && isCanonicalInteger(bytes, starts[s], ends[s]))) {
         this.storeRaw(s);
       } else {
+        this.flushRun();
         this.copy(this.storedKeys[s], 0, this.storedKeys[s].length);
         this.writeString(JSON.stringify(v));
       }
     }
-    this.writeAscii('}');
+    // The top object's closing brace right after the last stored value is the stored JSON's own.
+    if (this.runFrom >= 0 && bytes[this.runTo] === 0x7d) {
+      this.runTo++;
+      this.flushRun();
+    } else {
+      this.flushRun();
+      this.writeAscii('}');
+    }
     return id;
   }
 
@@ -248,10 +299,10 @@ export class FlatLineBytes {
     } else {
       for (;;) {
         if (i >= end || bytes[i] !== 0x22) return false;
-        const keyStart = i + 1;
-        const k = scanKey(bytes, keyStart, end);
+        const keyQuote = i;
+        const k = scanKey(bytes, i + 1, end);
         if (k < 0) return false;
-        const slot = this.slotOf(bytes, keyStart, k);
+        const slot = this.slotOf(bytes, i + 1, k);
         i = skipSpace(bytes, k + 1, end);
         if (i >= end || bytes[i] !== 0x3a /* : */) return false;
         i = skipSpace(bytes, i + 1, end);
@@ -281,6 +332,7 @@ export class FlatLineBytes {
           if (kinds[slot] !== Kind.absent) return false;
           kinds[slot] = kind;
           highs[slot] = scannedHigh ? 1 : 0;
+          this.keyQuotes[slot] = keyQuote;
           starts[slot] = valueStart;
           ends[slot] = i;
         }
@@ -295,7 +347,10 @@ export class FlatLineBytes {
         i = skipSpace(bytes, i + 1, end);
       }
     }
-    return skipSpace(bytes, i, end) === end;
+    i = skipSpace(bytes, i, end);
+    if (i < end && bytes[i] !== 0x0a) return false;
+    this.lineEnd = i;
+    return true;
   }
 
   /** The slot of the key `bytes[start, end)`: a field's index, the `_id` slot (`fields.length`), or -1 when unmapped. */
@@ -313,11 +368,40 @@ export class FlatLineBytes {
     return -1;
   }
 
-  /** Appends the key of field `slot` and its value's bytes as the line has them. */
+  /**
+   * Appends the key of field `slot` and its value's bytes as the line has them: from the line
+   * itself, with the comma before the key, when the line has `,"name":` there (the key's bytes
+   * are the name's, and nothing else lies between the comma and the value).
+   */
   private storeRaw(slot: number): void {
     const key = this.storedKeys[slot];
+    const { starts, ends } = this.plan;
+    const comma = this.keyQuotes[slot] - 1;
+    if (this.bytes[comma] === 0x2c && starts[slot] - comma === key.length) {
+      this.appendLine(comma, ends[slot]);
+      return;
+    }
+    this.flushRun();
     this.copy(key, 0, key.length);
-    this.copyLine(this.plan.starts[slot], this.plan.ends[slot]);
+    this.copyLine(starts[slot], ends[slot]);
+  }
+
+  /** Appends the line's bytes `[from, to)` to the stored JSON: to the run pending when it ends at `from`, else after copying that run. */
+  private appendLine(from: number, to: number): void {
+    if (from === this.runTo && this.runFrom >= 0) {
+      this.runTo = to;
+      return;
+    }
+    this.flushRun();
+    this.runFrom = from;
+    this.runTo = to;
+  }
+
+  /** Copies the pending run of line bytes, if any, to the stored JSON. */
+  private flushRun(): void {
+    if (this.runFrom < 0) return;
+    this.copyLine(this.runFrom, this.runTo);
+    this.runFrom = -1;
   }
 
   /**
@@ -446,21 +530,28 @@ function isCanonicalInteger(bytes: Uint8Array, start: number, end: number): bool
   return true;
 }
 
+/**
+ * The first byte from `i` on that is not JSON whitespace, a newline excepted: a line's bytes hold
+ * none, and stopping there keeps a scan given the end of many lines inside its own.
+ */
 function skipSpace(bytes: Uint8Array, i: number, end: number): number {
   for (; i < end; i++) {
     const c = bytes[i];
-    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return i;
+    // Any byte above a space is not one (the common case, a compact line, in one compare).
+    if (c > 0x20 || (c !== 0x20 && c !== 0x0d && c !== 0x09)) return i;
   }
   return i;
 }
 
 /**
- * The first position from `j` on (before `end`) of a 4-byte word of {@link wordsView} that may
- * hold a byte a JSON string cannot simply go on with: a quote, a backslash, a control character
- * or one above 0x7f (SWAR: a lane of `w - 0x20202020` has its top bit set if its byte is below
- * 0x20 or a borrow came from such a byte, of `q - 0x01010101` if it is a quote, of `b - ...` if a
- * backslash, of `w` if above 0x7f). A false alarm only hands the word to the caller's byte loop,
- * which takes one byte and comes back; so does the tail of fewer than four bytes.
+ * The first position from `j` on (before `end`) of a byte a JSON string cannot simply go on with
+ * (a quote, a backslash, a control character or one above 0x7f), read four bytes at a time from
+ * {@link wordsView}; or where fewer than four bytes are left, for the caller's byte loop. SWAR: a
+ * lane of `w - 0x20202020` has its top bit set if its byte is below 0x20 or a borrow came from
+ * such a byte, of `q - 0x01010101` if it is a quote (or a borrow came), of `b - ...` if a
+ * backslash, of `w` if above 0x7f. A borrow only flags the lanes above a byte that is flagged on
+ * its own, so the lowest flagged lane (the first byte: the word is read little-endian) is always
+ * such a byte: the scan goes straight to it rather than byte by byte through the word.
  */
 function plainWordsEnd(j: number, end: number): number {
   const words = wordsView;
@@ -468,7 +559,8 @@ function plainWordsEnd(j: number, end: number): number {
     const w = words.getInt32(j, true);
     const q = w ^ 0x22222222;
     const b = w ^ 0x5c5c5c5c;
-    if (((w - 0x20202020) | (q - 0x01010101) | (b - 0x01010101) | w) & 0x80808080) break;
+    const flags = ((w - 0x20202020) | (q - 0x01010101) | (b - 0x01010101) | w) & 0x80808080;
+    if (flags !== 0) return j + ((31 - Math.clz32(flags & -flags)) >>> 3);
     j += 4;
   }
   return j;

@@ -199,6 +199,43 @@ describe('FlatLineBytes', () => {
     assert.ok(taken > 1000, `${taken} lines taken`);
   });
 
+  it('reads the same given the end of many lines as given each line\'s end, and finds where the line ends', () => {
+    // Generated lines (valid, mangled, spaced, CRLF) joined, with blank lines between some: given
+    // the chunk's end, the reader must stop at each line's newline, take the same lines, read the
+    // same documents and throw the same errors as when it is given each line's end.
+    const one = new FlatLineBytes(flatPlanOf(mapping)!, () => true);
+    const many = new FlatLineBytes(flatPlanOf(mapping)!, () => true);
+    let taken = 0;
+    fc.assert(
+      fc.property(fc.array(fc.oneof({ weight: 3, arbitrary: line }, { weight: 1, arbitrary: mangled }, { weight: 1, arbitrary: fc.constantFrom('', ' ', '\r') }), { minLength: 1, maxLength: 6 }), fc.boolean(), (lines, lastNewline) => {
+        const bytes = Buffer.from(lines.join('\n') + (lastNewline ? '\n' : ''));
+        for (let at = 0, n = 1; at < bytes.length; n++) {
+          let end = bytes.indexOf(0x0a, at);
+          if (end < 0) end = bytes.length;
+          const outcome = (reader: FlatLineBytes, to: number): unknown => {
+            try {
+              const id = reader.read(bytes, at, to, 'in.jsonl', n, (k) => `line${String(k)}`);
+              if (id === null) return null;
+              for (let slot = 0; slot < flatPlanOf(mapping)!.fields.length; slot++) reader.resolve(slot);
+              return [id, reader.lineEnd, sortedValues(reader.values), Buffer.from(reader.storedBytes()).toString('utf8')];
+            } catch (e) {
+              return caught(e);
+            }
+          };
+          const alone = outcome(one, end);
+          assert.deepEqual(outcome(many, bytes.length), alone);
+          if (Array.isArray(alone)) {
+            taken++;
+            assert.equal(alone[1], end);
+          }
+          at = end + 1;
+        }
+      }),
+      { numRuns: 1500 },
+    );
+    assert.ok(taken > 500, `${taken} lines taken`);
+  });
+
   it('gives what the general path gives on npm and Debian package metadata, and takes most of its lines', () => {
     for (const file of ['npm-packages.jsonl.gz', 'debian-packages.jsonl.gz']) {
       const reader = new FlatLineBytes(flatPlanOf(corpusMapping)!, (name) => name !== 'section');
