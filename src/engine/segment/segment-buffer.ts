@@ -16,7 +16,7 @@ import { FieldInverter } from './field-inverter.js';
 import type { ByteValues } from './field-inverter.js';
 import { OptionalSegmentComponent } from './segment-component.js';
 import { SegmentWriter } from './segment-writer.js';
-import { primeSegmentWrite } from './write-primer.js';
+import { primeBufferDetaching, primeSegmentWrite } from './write-primer.js';
 import type { WrittenSegment } from './segment-writer.js';
 import { sortedTermIds } from './term-order.js';
 import { VectorFieldWriter } from '../vector/vector-field-writer.js';
@@ -78,6 +78,9 @@ export class SegmentBuffer {
     private readonly analyzer: (name: string) => Analyzer,
     options: SegmentBufferOptions = {},
   ) {
+    // Before this thread's code that fills and writes the buffer is optimised: the flush's files are
+    // transferred to another thread, and an isolate's first detach deoptimises it all (see write-primer.ts).
+    primeBufferDetaching();
     this.idToDoc = options.idsAtFlush === true ? null : new Map();
     this.suggestions = new SuggestCollector(analyzer);
     for (const field of mapping.fields) if (!isWildcardName(field.name)) this.addField(field, 0);
