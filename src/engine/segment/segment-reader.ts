@@ -96,16 +96,6 @@ const VERIFY_CHUNK_BYTES = 1 << 20;
  */
 const DECODERS_VERIFY: ReadonlySet<SegmentComponent> = new Set([SegmentComponent.terms, SegmentComponent.norms, SegmentComponent.docValues]);
 
-/**
- * Files up to this size are read whole with one synchronous positional read when the directory
- * reads by position (~0.1 ms per MB from the page cache), instead of node's promise `readFile`,
- * which goes through the libuv pool several times per file (open, fstat, 512 KB reads, close):
- * ~1-2.5 ms of CPU against ~0.4 ms for the nine whole-read files of a 100k-doc index (issue 17,
- * `yarrow search`'s index open). Larger files (a merged segment's term dictionary) keep the async
- * read, so that a server following commits never blocks its searches for long.
- */
-const SYNC_READ_MAX_BYTES = 4 << 20;
-
 /** The decoded parts a reader may hold; which ones depends on its {@link SegmentLoad}. */
 interface Parts {
   terms?: TermDictionaryReader;
@@ -662,27 +652,19 @@ async function readForDecoder(dir: Directory, file: FileInfo): Promise<Uint8Arra
   return bytes;
 }
 
-/** Reads a file whole (see {@link SYNC_READ_MAX_BYTES}), refusing one whose size is not the manifest's. */
+/**
+ * Reads a file whole, refusing one whose size is not the manifest's. Through the directory's
+ * asynchronous read: reading the small files of a 100k-doc index with one synchronous positional
+ * read each instead (measured in h20-sstart) saved CPU of the libuv pool but moved the copies onto
+ * the event loop, and with them the scavenge V8 runs while the loop waits for the reads, so a
+ * `yarrow search` start was no faster to its first answer.
+ */
 async function readSized(dir: Directory, file: FileInfo): Promise<Uint8Array> {
-  let bytes: Uint8Array;
-  if (dir.openRandomAccess !== undefined && file.size <= SYNC_READ_MAX_BYTES) {
-    const handle = await dir.openRandomAccess(file.name);
-    try {
-      if (handle.size !== file.size) throw wrongSize(file, handle.size);
-      bytes = new Uint8Array(handle.size);
-      bytes = bytes.subarray(0, handle.read(bytes, 0));
-    } finally {
-      handle.close();
-    }
-  } else {
-    bytes = await dir.readFile(file.name);
+  const bytes = await dir.readFile(file.name);
+  if (bytes.length !== file.size) {
+    throw new YarrowError(ErrorCode.corruptIndex, `${file.name}: expected ${file.size} bytes, found ${bytes.length}`, { file: file.name });
   }
-  if (bytes.length !== file.size) throw wrongSize(file, bytes.length);
   return bytes;
-}
-
-function wrongSize(file: FileInfo, found: number): YarrowError {
-  return new YarrowError(ErrorCode.corruptIndex, `${file.name}: expected ${file.size} bytes, found ${found}`, { file: file.name });
 }
 
 /** Throws `corrupt_index` when a file's footer checksum is not the one the manifest recorded. */
