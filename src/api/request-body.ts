@@ -7,7 +7,6 @@
 import type { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-// The module, not the ingest barrel, which would load the file indexer into every server (issue 17).
 import { HttpError, HttpErrorType } from './http-status.js';
 
 /** Default body limit: 100 MB. */
@@ -34,6 +33,7 @@ async function decoderFor(encoding: string): Promise<Transform | null> {
     case 'br':
       return createBrotliDecompress();
     case 'zstd':
+      // The module, not the ingest barrel, which would load the file indexer into every server (issue 17).
       return (await import('../ingest/zstd-decompressor.js')).createZstdDecompressor();
     default:
       throw new HttpError(HttpErrorType.unsupportedEncoding, `unsupported Content-Encoding "${encoding}" (use gzip, deflate, br or zstd)`, { encoding });
