@@ -167,6 +167,9 @@ const LAZY_BUILTINS: readonly { readonly builtin: RegExp; readonly importer: Reg
  */
 const LAZY_PACKAGES: readonly { readonly pkg: RegExp; readonly importer: RegExp }[] = [
   { pkg: /^semver$/, importer: /[\\/]node_modules[\\/]fastify[\\/]lib[\\/]plugin-utils\.js$/ },
+  // fastify's request module compiles a trust function with it only when `trustProxy` is set, which
+  // Yarrow never sets; its module bodies (ipaddr.js's address tables, forwarded) were ~0.4-0.6 ms.
+  { pkg: /^@fastify[\\/]proxy-addr$/, importer: /[\\/]node_modules[\\/]fastify[\\/]lib[\\/]request\.js$/ },
 ];
 
 /** Resolves each of {@link LAZY_PACKAGES} to its stand-in (see there). */

@@ -21,6 +21,5 @@ export { DEFAULT_BODY_LIMIT, readBody, readWholeBody } from './request-body.js';
 export { BearerAuth } from './bearer-auth.js';
 export type { AuthScope, AuthTokens } from './bearer-auth.js';
 export type { ServerModule, ModuleHost } from './server-module.js';
-export { openApiDocument } from './openapi.js';
 export { serve } from './serve.js';
 export type { ServeOptions } from './serve.js';

@@ -7,8 +7,6 @@
 import type { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-// The module, not the ingest barrel, which would load the file indexer into every server (issue 17).
-import { createZstdDecompressor } from '../ingest/zstd-decompressor.js';
 import { HttpError, HttpErrorType } from './http-status.js';
 
 /** Default body limit: 100 MB. */
@@ -18,7 +16,11 @@ function tooLarge(limit: number): HttpError {
   return new HttpError(HttpErrorType.payloadTooLarge, `the request body is larger than the limit of ${limit} bytes`, { limit }, { connection: 'close' });
 }
 
-function decoderFor(encoding: string): Transform | null {
+/**
+ * The decoder of a Content-Encoding, or null for none. The zstd decoder (fzstd, whose module body
+ * builds its tables) is imported on the first zstd body, not by every server start (issue 17).
+ */
+async function decoderFor(encoding: string): Promise<Transform | null> {
   switch (encoding) {
     case '':
     case 'identity':
@@ -31,7 +33,8 @@ function decoderFor(encoding: string): Transform | null {
     case 'br':
       return createBrotliDecompress();
     case 'zstd':
-      return createZstdDecompressor();
+      // The module, not the ingest barrel, which would load the file indexer into every server (issue 17).
+      return (await import('../ingest/zstd-decompressor.js')).createZstdDecompressor();
     default:
       throw new HttpError(HttpErrorType.unsupportedEncoding, `unsupported Content-Encoding "${encoding}" (use gzip, deflate, br or zstd)`, { encoding });
   }
@@ -47,7 +50,7 @@ export async function* readBody(raw: Readable, headers: { readonly [name: string
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
   const encodingHeader = headers['content-encoding'];
   const encoding = (Array.isArray(encodingHeader) ? encodingHeader.join(',') : encodingHeader ?? '').trim().toLowerCase();
-  const decoder = decoderFor(encoding);
+  const decoder = await decoderFor(encoding);
   let received = 0;
   const counted = async function* (): AsyncGenerator<Buffer> {
     for await (const chunk of raw) {

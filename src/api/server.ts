@@ -15,7 +15,6 @@ import { errorResponse } from './error-body.js';
 import { HttpError, HttpErrorType } from './http-status.js';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
 import { ApiMetrics } from './metrics.js';
-import { openApiDocument } from './openapi.js';
 import { DEFAULT_BODY_LIMIT } from './request-body.js';
 import type { RouteContext, ServerRole } from './route-context.js';
 import { registerIndexRoutes } from './routes/index-routes.js';
@@ -146,12 +145,16 @@ export function buildServer(deps: ServerDeps): { app: FastifyInstance; metrics: 
   registerUiRoutes(app, ctx);
   const withModules = modules.find((m) => m.openApi !== undefined);
   // Built on the first GET /openapi.json, not at start: the document and its JSON text were ~3-5 ms
-  // of CPU of every server start (issue 17: `yarrow search`'s start to first answer).
-  let openApiText: string | undefined;
-  const openApi = (): string => {
-    if (openApiText !== undefined) return openApiText;
-    const service = openApiDocument(ctx.role, ctx.version);
-    openApiText = withModules?.openApi === undefined ? JSON.stringify(service) : withModules.openApi(service);
+  // of CPU of every server start, and the modules that describe it ~0.7 ms more to load (issue 17:
+  // `yarrow search`'s start to first answer).
+  let openApiText: Promise<string> | undefined;
+  const openApi = (): Promise<string> => {
+    openApiText ??= import('./openapi.js').then(({ openApiDocument }) => {
+      const service = openApiDocument(ctx.role, ctx.version);
+      return withModules?.openApi === undefined ? JSON.stringify(service) : withModules.openApi(service);
+    });
+    // A failure is not kept: the next request builds it again.
+    openApiText.catch(() => { openApiText = undefined; });
     return openApiText;
   };
   // System routes stay open (health probes, scrapers); modules authenticate their own requests.

@@ -7,7 +7,7 @@ import { withoutPaths } from '../request-input.js';
 import type { RouteContext } from '../route-context.js';
 
 /** Registers the service endpoints; `openapi` gives the text `/openapi.json` answers (made on first use, kept by the caller). */
-export function registerSystemRoutes(app: FastifyInstance, ctx: RouteContext, openapi: () => string): void {
+export function registerSystemRoutes(app: FastifyInstance, ctx: RouteContext, openapi: () => Promise<string>): void {
   // 200 even when degraded: a searcher whose polls fail still serves its last good commit.
   const health = (_request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     // A failed poll's message may name files: only their last component leaves the server.
@@ -26,7 +26,7 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: RouteContext, op
   };
   app.get('/_health', health);
   app.get('/health', health);
-  app.get('/openapi.json', (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi()));
+  app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(await openapi()));
   app.get('/metrics', async (_request, reply) => {
     const { contentType, text } = await ctx.metrics.render();
     return reply.type(contentType).send(text);

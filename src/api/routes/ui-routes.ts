@@ -1,7 +1,7 @@
 /**
  * The search page (src/ui, built by `npm run build` into dist/ui): `GET /` answers its HTML and
  * `GET /ui/<file>` its script, stylesheet and source maps, in `standalone` and `search` modes.
- * The files are read once at start and served from memory. The page loads nothing from anywhere
+ * The files are read on the first request for one of them and served from memory from then on. The page loads nothing from anywhere
  * else, and the HTML is sent with a strict Content-Security-Policy (no inline script or style,
  * requests to this server only), which the page is built to work under.
  */
@@ -58,8 +58,18 @@ export function loadUiAssets(dir?: string): UiAssets | null {
   return { html: readFileSync(join(found, 'index.html'), 'utf8'), files };
 }
 
-/** Registers `/` and `/ui/:file` for `standalone` and `search`; `api` keeps its JSON `/`. */
-export function registerUiRoutes(app: FastifyInstance, ctx: RouteContext, assets: UiAssets | null = loadUiAssets()): void {
+/**
+ * Registers `/` and `/ui/:file` for `standalone` and `search`; `api` keeps its JSON `/`. Without
+ * `given`, the built page is read by {@link loadUiAssets} on the first request for it, not at start
+ * (~280 KB in five files: issue 17, `yarrow search`'s start to first answer).
+ */
+export function registerUiRoutes(app: FastifyInstance, ctx: RouteContext, given?: UiAssets | null): void {
+  let loaded = given;
+  // Read once: a checkout without a built page (null) is not looked at again.
+  const assets = (): UiAssets | null => {
+    if (loaded === undefined) loaded = loadUiAssets();
+    return loaded;
+  };
   if (ctx.role === 'api') {
     app.get('/', (_request, reply) => reply.send({ name: 'yarrow', version: ctx.version, mode: ctx.role, indexes: [...ctx.indexes.keys()] }));
     return;
@@ -70,10 +80,10 @@ export function registerUiRoutes(app: FastifyInstance, ctx: RouteContext, assets
     .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', 'no-referrer')
     .header('cache-control', 'no-cache')
-    .send(assets?.html ?? NOT_BUILT_PAGE));
+    .send(assets()?.html ?? NOT_BUILT_PAGE));
   // Only asset names: `GET /ui/_search` stays the search of an index called "ui".
   app.get('/ui/:file(^[\\w.-]+\\.(?:js|css|map)$)', (request: FastifyRequest<{ Params: { file: string } }>, reply) => {
-    const body = assets?.files.get(request.params.file);
+    const body = assets()?.files.get(request.params.file);
     if (body === undefined) throw new HttpError(HttpErrorType.notFound, `no such file: /ui/${request.params.file}`);
     // Names carry a content hash (scripts/build-ui.ts): a name never changes its content.
     return reply

@@ -25,12 +25,6 @@ export const lowerFlag = 8;
 /** Set for Unicode White_Space characters. */
 export const spaceFlag = 16;
 
-const wordRe = /[\p{L}\p{N}]+/gu;
-const markRe = /\p{M}+/gu;
-const segmentedRe = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}]+/gu;
-const lowerRe = /\p{Changes_When_Lowercased}+/gu;
-const spaceRe = /\p{White_Space}+/gu;
-
 let bmpTable: Uint8Array | undefined;
 
 /**
@@ -52,6 +46,14 @@ export function buildBmpTable(): Uint8Array {
   for (let c = 0; c < 0x10000; c++) units[c] = c >= 0xd800 && c <= 0xdfff ? 0x20 : c;
   const all = new TextDecoder('utf-16le').decode(units);
   const table = new Uint8Array(0x10000);
+  // The property regexes are made here and in astralRegexes(), not at load: V8 builds their
+  // character sets from ICU as it creates them, ~0.7-1.5 ms of every process start that loads the
+  // analyzers (issue 17, `yarrow search`), which the precomputed table makes unneeded.
+  const wordRe = /[\p{L}\p{N}]+/gu;
+  const markRe = /\p{M}+/gu;
+  const segmentedRe = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}]+/gu;
+  const lowerRe = /\p{Changes_When_Lowercased}+/gu;
+  const spaceRe = /\p{White_Space}+/gu;
   // Per run of matches, not per character: a fill, or one tight loop, instead of a callback per
   // code unit (the table is built before a process's first search answers; issue 17).
   forEachRun(all, wordRe, (start, end) => table.fill(wordClass, start, end));
@@ -81,10 +83,19 @@ function forEachRun(text: string, re: RegExp, run: (start: number, end: number) 
 }
 
 const astralMemo = new Map<number, number>();
-const astralWordRe = /^[\p{L}\p{N}]$/u;
-const astralMarkRe = /^\p{M}$/u;
-const astralSegmentedRe = /^[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}]$/u;
-const astralLowerRe = /^\p{Changes_When_Lowercased}$/u;
+
+/** The regexes that classify an astral code point, made on the first one (see buildBmpTable). */
+let astralRes: { readonly word: RegExp; readonly mark: RegExp; readonly segmented: RegExp; readonly lower: RegExp } | undefined;
+
+function astralRegexes(): NonNullable<typeof astralRes> {
+  astralRes ??= {
+    word: /^[\p{L}\p{N}]$/u,
+    mark: /^\p{M}$/u,
+    segmented: /^[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}]$/u,
+    lower: /^\p{Changes_When_Lowercased}$/u,
+  };
+  return astralRes;
+}
 
 /**
  * Returns the class byte (same layout as {@link bmpCharTable}) of a code point above U+FFFF.
@@ -103,10 +114,11 @@ function classifyAstral(codePoint: number): number {
   const ch = String.fromCodePoint(codePoint);
   let info = separatorClass;
   if (codePoint >= 0xe0100 && codePoint <= 0xe01ef) return separatorClass; // variation selectors
-  if (astralWordRe.test(ch)) info = wordClass;
-  else if (astralMarkRe.test(ch)) info = markClass;
-  if (info !== separatorClass && astralSegmentedRe.test(ch)) info = segmentedClass;
-  if (astralLowerRe.test(ch)) info |= lowerFlag;
+  const re = astralRegexes();
+  if (re.word.test(ch)) info = wordClass;
+  else if (re.mark.test(ch)) info = markClass;
+  if (info !== separatorClass && re.segmented.test(ch)) info = segmentedClass;
+  if (re.lower.test(ch)) info |= lowerFlag;
   return info;
 }
 

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFile, readdir, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { verifyChecksum } from '../../../src/engine/codec/file-format.js';
 import { ErrorCode, YarrowError } from '../../../src/engine/errors.js';
 import { Index } from '../../../src/engine/search-index.js';
 import { LocalDirectory } from '../../../src/storage/local-directory.js';
@@ -135,6 +136,51 @@ describe('segment reader, stored fields read by position', () => {
     await writeFile(join(path, first), other);
     await assert.rejects(Index.open(await LocalDirectory.open(path), { readOnly: true }), isCorrupt(new RegExp(`${first}: content checksum`)));
   });
+});
+
+describe('segment reader, files read whole at open', () => {
+  /** The error verifyChecksum gives `bytes` (what opening gave before the decoders ran the only CRC pass). */
+  function checksumError(bytes: Uint8Array, name: string): string {
+    try {
+      verifyChecksum(bytes, name);
+    } catch (e) {
+      return (e as Error).message;
+    }
+    assert.fail(`${name}: no checksum error`);
+  }
+
+  for (const ext of ['tdx', 'nrm', 'dvd']) {
+    it(`refuses at open a .${ext} file with a flipped byte (body or footer), a cut one, or another intact one, with the checksum's own error`, async () => {
+      const { path } = await threeSegments();
+      // The last segment holds one doc more: its file is intact but differs from the first's.
+      const files = (await readdir(path)).filter((n) => n.endsWith(`.${ext}`)).sort();
+      const [first, other] = [files[0], files[files.length - 1]];
+      const original = await readFile(join(path, first));
+      for (const [what, directory] of [['local', () => LocalDirectory.open(path)], ['memory', () => inMemoryCopy(path)]] as const) {
+        const open = (): Promise<Index> => directory().then((dir) => Index.open(dir, { readOnly: true }));
+        for (const at of [Math.floor(original.length / 2), original.length - 2]) {
+          const flipped = Buffer.from(original);
+          flipped[at] ^= 0x10;
+          await writeFile(join(path, first), flipped);
+          const expected = checksumError(flipped, first);
+          await assert.rejects(open(), (e: unknown) => {
+            assert.ok(e instanceof YarrowError && e.code === ErrorCode.corruptIndex, `${what}: ${String(e)}`);
+            assert.equal(e.message, expected, `${what}, byte ${String(at)} of ${String(original.length)}`);
+            return true;
+          });
+        }
+        await writeFile(join(path, first), original);
+        await truncate(join(path, first), original.length - 1);
+        await assert.rejects(open(), isCorrupt(new RegExp(`${first}: expected ${String(original.length)} bytes, found ${String(original.length - 1)}`)));
+        await writeFile(join(path, first), await readFile(join(path, other)));
+        await assert.rejects(open(), isCorrupt(new RegExp(`^${first}: (content checksum|expected \\d+ bytes)`)));
+        await writeFile(join(path, first), original);
+        const reopened = await open();
+        assert.equal((everything(reopened) as unknown[]).length, 450, what);
+        await reopened.close();
+      }
+    });
+  }
 });
 
 describe('segment reader, postings and positions read by position', () => {
