@@ -123,9 +123,20 @@ export class SharedVocabulary {
     let token = '';
     for (let i = start; i < end; i++) token += String.fromCharCode(bytes[i] | 0x20);
     const term = this.normalize(token);
-    // A term the filters left as the token has the span's hash (the token is lowercase).
-    const ordinal = this.termOrdinal(term, term === token ? hash : 0);
+    // A term the filters left as the token (most words: no possessive, no suffix the stemmer
+    // takes) is keyed in the term table by the span's bytes and hash too.
+    const ordinal = term === token ? this.spanTermOrdinal(bytes, start, end, hash, token) : this.termOrdinal(term, 0);
     this.table.addBytes(bytes, start, end, hash, ordinal);
+    return ordinal;
+  }
+
+  /** {@link termOrdinal} of `term`, the lowercased span `bytes[start, end)` of hash `hash`. */
+  private spanTermOrdinal(bytes: Uint8Array, start: number, end: number, hash: number, term: string): number {
+    let ordinal = this.ordinals.findBytes(bytes, start, end, hash);
+    if (ordinal === ABSENT) {
+      ordinal = this.newOrdinal(term);
+      this.ordinals.addBytes(bytes, start, end, hash, ordinal);
+    }
     return ordinal;
   }
 
