@@ -288,7 +288,8 @@ async function main(): Promise<void> {
 if (typeof YARROW_INVERT_BUNDLED === 'undefined') {
   // Under tsx: bundle this file as the CLI's bulk threads are bundled, and run the bundle.
   const { build } = await import('esbuild');
-  const out = path.join(REPO_ROOT, 'bench', '.out', 'invert.bench.mjs');
+  // Under node_modules (whose packages the bundle loads lazily by require), where lint does not look.
+  const out = path.join(REPO_ROOT, 'node_modules', '.cache', 'yarrow-bench', 'invert.bench.mjs');
   mkdirSync(path.dirname(out), { recursive: true });
   await build({
     entryPoints: [fileURLToPath(import.meta.url)],
