@@ -147,13 +147,8 @@ export class RawTokenTable {
     const wrap = slots.length - 1;
     let slot = (hash << 2) & wrap;
     if (length <= INLINE_UNITS) {
-      // OR 0x20 lowercases A-Z and changes nothing else of a word byte or apostrophe (a-z, 0-9
-      // and ' have the bit set already).
-      let k0 = 0;
-      let k1 = 0;
-      const mid = length < 4 ? length : 4;
-      for (let i = 0; i < mid; i++) k0 |= (bytes[start + i] | 0x20) << (i << 3);
-      for (let i = 4; i < length; i++) k1 |= (bytes[start + i] | 0x20) << ((i - 4) << 3);
+      const k0 = shortKey(bytes, start, length);
+      const k1 = length > 4 ? shortKey(bytes, start + 4, length - 4) : 0;
       for (let s0 = slots[slot + K0]; s0 !== 0; s0 = slots[slot + K0]) {
         if (s0 === k0 && slots[slot + K1] === k1) return slots[slot + ID];
         slot = (slot + SLOT) & wrap;
@@ -194,6 +189,29 @@ export class RawTokenTable {
     return true;
   }
 
+  /**
+   * {@link add} for the span of ASCII bytes the last {@link findBytes} did not find (A-Z read as
+   * a-z), from its bytes: the entry its lowercased string would get, with no string read.
+   */
+  addBytes(bytes: Uint8Array, start: number, end: number, hash: number, id: number): void {
+    const length = end - start;
+    let k0 = 0;
+    let k1 = 0;
+    if (length <= INLINE_UNITS) {
+      k0 = shortKey(bytes, start, length);
+      k1 = length > 4 ? shortKey(bytes, start + 4, length - 4) : 0;
+    } else {
+      if (this.asciiUsed + length > this.asciiKeys.length) this.asciiKeys = grown(this.asciiKeys, this.asciiUsed + length);
+      const at = this.asciiUsed;
+      const keys = this.asciiKeys;
+      for (let i = 0; i < length; i++) keys[at + i] = bytes[start + i] | 0x20;
+      this.asciiUsed += length;
+      k0 = -(at + 1);
+      k1 = length;
+    }
+    this.put(hash, id, k0, k1);
+  }
+
   /** Records `id` for the span the last {@link find} or {@link findBytes} did not find (same span). */
   add(text: string, start: number, end: number, lowerAscii: boolean, hash: number, id: number): void {
     const length = end - start;
@@ -229,6 +247,11 @@ export class RawTokenTable {
       k0 = -(at + 1);
       k1 = length;
     }
+    this.put(hash, id, k0, k1);
+  }
+
+  /** Fills {@link freeSlot} with an entry; grows the table when it is half full. */
+  private put(hash: number, id: number, k0: number, k1: number): void {
     const slots = this.slots;
     const slot = this.freeSlot;
     slots[slot + HASH] = hash;
@@ -253,6 +276,25 @@ export class RawTokenTable {
       slots[slot + K1] = old[from + K1];
     }
     this.slots = slots;
+  }
+}
+
+/**
+ * The packed form of the first `min(length, 4)` bytes at `start` (`length` >= 1), the first in the
+ * low byte, A-Z read as a-z: OR 0x20 lowercases A-Z and changes nothing else of a word byte or an
+ * apostrophe (a-z, 0-9 and ' have the bit set already). A switch rather than a loop: the loop's
+ * exit, taken after a different count from token to token, was a mispredicted branch a lookup.
+ */
+function shortKey(bytes: Uint8Array, start: number, length: number): number {
+  switch (length) {
+    case 1:
+      return bytes[start] | 0x20;
+    case 2:
+      return (bytes[start] | (bytes[start + 1] << 8)) | 0x2020;
+    case 3:
+      return (bytes[start] | (bytes[start + 1] << 8) | (bytes[start + 2] << 16)) | 0x202020;
+    default:
+      return bytes[start] | (bytes[start + 1] << 8) | (bytes[start + 2] << 16) | (bytes[start + 3] << 24) | 0x20202020;
   }
 }
 

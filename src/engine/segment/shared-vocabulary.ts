@@ -20,6 +20,9 @@ export const MAX_SPANS = 1 << 17;
 /** Code units of span keys held before the vocabulary starts again (2 MB of keys). */
 export const MAX_CHARS = 1 << 20;
 
+/** Spans the span table has room for at first (it grows by doubling, rehashing 2k-64k spans). */
+const FIRST_SPANS = 1 << 13;
+
 /** What a span of {@link SharedVocabulary.ordinal} the analyzer drops maps to. */
 export const DROPPED = -1;
 
@@ -56,8 +59,14 @@ export class SharedVocabulary {
     this.ordinals = this.termTable();
   }
 
+  /**
+   * Starts at {@link FIRST_SPANS} and grows with what the thread learns, rather than made for
+   * {@link MAX_SPANS} up front: a thread of an npm load learns 50-60k spans, and a table of the
+   * size it needs keeps more of its slots in the caches (the probe of a span is a cache miss
+   * more often than not) than one of 4 MB at a fifth full.
+   */
   private spanTable(): RawTokenTable {
-    return new RawTokenTable(this.maxSpans < MAX_SPANS ? 4 : MAX_SPANS);
+    return new RawTokenTable(this.maxSpans < MAX_SPANS ? 4 : FIRST_SPANS);
   }
 
   private termTable(): RawTokenTable {
@@ -89,7 +98,7 @@ export class SharedVocabulary {
     let ordinal = this.tokenOrdinals.get(token);
     if (ordinal === undefined) {
       if (this.tokenOrdinals.size >= this.maxSpans) this.restart();
-      ordinal = this.termOrdinal(this.normalize(token));
+      ordinal = this.termOrdinal(this.normalize(token), 0);
       this.tokenOrdinals.set(token, ordinal);
     }
     return ordinal;
@@ -106,10 +115,29 @@ export class SharedVocabulary {
   }
 
   private learnBytes(bytes: Uint8Array, start: number, end: number, hash: number): number {
-    let token = '';
+    if (this.table.size >= this.maxSpans || this.table.keyChars >= MAX_CHARS) {
+      this.restart();
+      this.table.findBytes(bytes, start, end, hash);
+    }
     // Lowercased as read: OR 0x20 maps A-Z to a-z and keeps digits and the apostrophe.
+    let token = '';
     for (let i = start; i < end; i++) token += String.fromCharCode(bytes[i] | 0x20);
-    return this.learn(token, 0, token.length, 0, hash);
+    const term = this.normalize(token);
+    // A term the filters left as the token (most words: no possessive, no suffix the stemmer
+    // takes) is keyed in the term table by the span's bytes and hash too.
+    const ordinal = term === token ? this.spanTermOrdinal(bytes, start, end, hash, token) : this.termOrdinal(term, 0);
+    this.table.addBytes(bytes, start, end, hash, ordinal);
+    return ordinal;
+  }
+
+  /** {@link termOrdinal} of `term`, the lowercased span `bytes[start, end)` of hash `hash`. */
+  private spanTermOrdinal(bytes: Uint8Array, start: number, end: number, hash: number, term: string): number {
+    let ordinal = this.ordinals.findBytes(bytes, start, end, hash);
+    if (ordinal === ABSENT) {
+      ordinal = this.newOrdinal(term);
+      this.ordinals.addBytes(bytes, start, end, hash, ordinal);
+    }
+    return ordinal;
   }
 
   private learn(text: string, start: number, end: number, flags: number, hash: number): number {
@@ -117,19 +145,24 @@ export class SharedVocabulary {
       this.restart();
       this.table.find(text, start, end, flags !== 0, hash);
     }
-    const ordinal = this.termOrdinal(this.normalize(spanTerm(text, start, end, flags)));
+    const token = spanTerm(text, start, end, flags);
+    const term = this.normalize(token);
+    const ordinal = this.termOrdinal(term, term === token ? hash : 0);
     this.table.add(text, start, end, flags !== 0, hash, ordinal);
     return ordinal;
   }
 
-  /** The ordinal of `term` (a new one if it has none), or {@link DROPPED} for null. */
-  private termOrdinal(term: string | null): number {
+  /**
+   * The ordinal of `term` (a new one if it has none), or {@link DROPPED} for null. `knownHash`:
+   * the term's `hashSpan` when the caller has it (a term equal to its lowercase span), else 0.
+   */
+  private termOrdinal(term: string | null, knownHash: number): number {
     if (term === null) return DROPPED;
     if (term.length === 0) {
       if (this.emptyOrdinal < 0) this.emptyOrdinal = this.newOrdinal(term);
       return this.emptyOrdinal;
     }
-    const hash = hashSpan(term, 0, term.length);
+    const hash = knownHash !== 0 ? knownHash : hashSpan(term, 0, term.length);
     let ordinal = this.ordinals.find(term, 0, term.length, false, hash);
     if (ordinal === ABSENT) {
       ordinal = this.newOrdinal(term);

@@ -103,4 +103,53 @@ describe('RawTokenTable key forms (short ASCII in the slot, long ASCII and non-A
     const b = bytesOf('longXword');
     assert.equal(table.findBytes(b, 0, b.length, hashSpan('longxword', 0, 9)), -2);
   });
+
+  it('keys a span recorded from its bytes (addBytes) as add keys its lowercased string, every length and case', () => {
+    const fromBytes = new RawTokenTable(4);
+    const fromString = new RawTokenTable(4);
+    // Lengths 1 to 12 (the slot's two packed halves and the arena), capitals, digits and
+    // apostrophes at every place of the key, each span inside a line of other bytes.
+    const units = "aZ0'mQ9xb";
+    let seed = 12345;
+    const next = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const spans = Array.from({ length: 3_000 }, (_, i) => {
+      let w = '';
+      for (let k = 0, n = 1 + (i % 12); k < n; k++) w += units[next(units.length)];
+      // Repeats, so some spans are met again after their first.
+      return i % 5 === 4 ? w.slice(0, 1).replace("'", 'a') : w.replace(/^'+/, 'a');
+    });
+    const distinct = [...new Set(spans.map((w) => w.toLowerCase()))];
+    assert.ok(distinct.length > 1_000, `${distinct.length} distinct spans`);
+    const line = bytesOf(` ${spans.join(' ')} `);
+    let at = 1;
+    const ids = new Map<string, number>();
+    for (const w of spans) {
+      const lower = w.toLowerCase();
+      const hash = hashSpan(lower, 0, lower.length);
+      if (!ids.has(lower)) {
+        ids.set(lower, ids.size);
+        assert.equal(fromBytes.findBytes(line, at, at + w.length, hash), -2, w);
+        fromBytes.addBytes(line, at, at + w.length, hash, ids.get(lower)!);
+        assert.equal(fromString.find(w, 0, w.length, true, hash), -2, w);
+        fromString.add(w, 0, w.length, true, hash, ids.get(lower)!);
+      }
+      at += w.length + 1;
+    }
+    // Both tables answer every span, from a string or from bytes, with the same id.
+    for (const [lower, id] of ids) {
+      const hash = hashSpan(lower, 0, lower.length);
+      const upper = lower.toUpperCase();
+      const b = bytesOf(upper);
+      for (const table of [fromBytes, fromString]) {
+        assert.equal(table.find(lower, 0, lower.length, false, hash), id, lower);
+        assert.equal(table.find(upper, 0, upper.length, true, hash), id, upper);
+        assert.equal(table.findBytes(b, 0, b.length, hash), id, upper);
+      }
+    }
+    assert.equal(fromBytes.size, ids.size);
+    assert.equal(fromBytes.keyChars, fromString.keyChars);
+  });
 });

@@ -115,6 +115,31 @@ describe('SharedVocabulary', () => {
     assert.deepEqual(first.map((o) => vocabulary.terms[o]), words);
   });
 
+  it('gives a term one ordinal whether it was first met as a span of bytes left as it is, or as the filter output of another token', () => {
+    // "runs" -> "run", "running" -> "run", and a long term both ways: the term table keys a term
+    // equal to its span from the span's bytes, and any other term from its string.
+    const filter = (token: string): string | null => (token === 'the' ? null : token.replace(/(s|ning|ingly)$/, ''));
+    const byBytes = (vocabulary: SharedVocabulary, text: string): number[] => {
+      const bytes = Buffer.from(` ${text} `, 'latin1');
+      return [...text.matchAll(/\S+/g)].map((m) => {
+        const start = m.index + 1;
+        const end = start + m[0].length;
+        return vocabulary.byteOrdinal(bytes, start, end, hashSpan(text, m.index, m.index + m[0].length));
+      });
+    };
+    const text = 'run RUNS running The internationalization INTERNATIONALIZATIONS internationalizationingly x X';
+    const spansFirst = new SharedVocabulary(filter);
+    const a = [...byBytes(spansFirst, text), ...ordinals(spansFirst, text)];
+    const stemsFirst = new SharedVocabulary(filter);
+    const reversed = text.split(' ').reverse().join(' ');
+    const b = [...byBytes(stemsFirst, reversed).reverse(), ...ordinals(stemsFirst, text)];
+    const expected = [0, 0, 0, DROPPED, 1, 1, 1, 2, 2];
+    assert.deepEqual(a, [...expected, ...expected]);
+    assert.deepEqual(spansFirst.terms, ['run', 'internationalization', 'x']);
+    assert.deepEqual(b.map((o) => (o === DROPPED ? null : stemsFirst.terms[o])), a.map((o) => (o === DROPPED ? null : spansFirst.terms[o])));
+    assert.equal(new Set(stemsFirst.terms).size, 3);
+  });
+
   it('starts again under a new epoch when the tokens it keys by string pass the bound', () => {
     const vocabulary = new SharedVocabulary((token) => token);
     for (let i = 0; i < MAX_SPANS; i++) assert.equal(vocabulary.tokenOrdinal(`é${i.toString(36)}`), i);
