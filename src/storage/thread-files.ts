@@ -16,7 +16,7 @@
  * A thread loads this module by the URL `LocalDirectory.threadFiles()` gives (the engine imports no
  * file system code: `.dependency-cruiser.cjs`).
  */
-import { closeSync, fstatSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ThreadFileAccess } from '../engine/commit/engine-worker.js';
 import { assertFileName } from './file-name.js';
@@ -53,6 +53,21 @@ export class ThreadFiles implements ThreadFileAccess {
     } catch (error) {
       for (const path of opened) rmSync(path, { force: true });
       throw error;
+    }
+  }
+
+  /**
+   * Appends `bytes` to the existing file `name` through a handle of its own in append mode (the
+   * write-ahead log: its appender on the writer's thread, `LocalAppender.appendFrom`, waits for
+   * this call in its queue and fsyncs the file later). Never creates the file: the log's
+   * generation is created, with its header, by the writer's thread.
+   */
+  append(name: string, bytes: Uint8Array): void {
+    const fd = openSync(this.pathOf(name), constants.O_WRONLY | constants.O_APPEND);
+    try {
+      for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
+    } finally {
+      closeSync(fd);
     }
   }
 
