@@ -18,8 +18,8 @@
  *   parsed, validated and serialised here, kept under `batch`; reply `{ ok, docs }` (docs so far),
  *   or `{ ok, invalid }` naming the first invalid document, after which the batch is forgotten.
  * - `{ type: 'seal', batch }`: the body ended; reply `{ ok, docs, recordLength, idsJson }`: the
- *   length of the batch's write-ahead log record, which stays here, and its ids as JSON arrays of
- *   {@link IDS_PER_JSON} at most; the documents stay too.
+ *   length of the batch's write-ahead log record, which stays here, and its ids as one JSON array;
+ *   the documents stay too.
  * - `{ type: 'log', batch, file }`: the writer's turn to log the batch: given the name of the log's
  *   file and this thread's files, this thread appends the record to that file (`ThreadFileAccess
  *   .append`; the writer's appender waits for the reply in its queue, and fsyncs) and replies
@@ -77,8 +77,8 @@ export type InversionReply =
     readonly logged?: boolean;
     /** The byte length of the batch's write-ahead log record (`seal`). */
     readonly recordLength?: number;
-    /** The batch's ids, JSON arrays of strings (`seal`): a few strings to clone, not thousands. */
-    readonly idsJson?: readonly string[];
+    /** The batch's ids, a JSON array of strings (`seal`): one string to clone, not thousands. */
+    readonly idsJson?: string;
   }
   | ({ readonly ok: false } & ThreadFailure);
 
@@ -114,11 +114,6 @@ const records = new Map<number, Uint8Array>();
 const spares: ArrayBuffer[] = [];
 const MAX_SPARES = 1;
 const takeSpare = (): ArrayBuffer | undefined => spares.pop();
-/**
- * Ids per JSON array of a sealed batch: the writer parses one array in one go at its refresh, on
- * the event loop (~0.2 ms for 1,024 ids; a whole 8 MB body's ~6,700 took up to 10 ms there).
- */
-const IDS_PER_JSON = 1024;
 const keepSpare = (record: Uint8Array): void => {
   if (spares.length < MAX_SPARES) spares.push(record.buffer as ArrayBuffer);
 };
@@ -171,7 +166,7 @@ async function handle(request: InversionRequest): Promise<void> {
         } else {
           const { record, ids } = batch.seal();
           records.set(request.batch, record);
-          port.postMessage({ ok: true, docs: batch.docs, recordLength: record.length, idsJson: idsJson(ids) } satisfies InversionReply);
+          port.postMessage({ ok: true, docs: batch.docs, recordLength: record.length, idsJson: JSON.stringify(ids) } satisfies InversionReply);
         }
         return;
       }
@@ -205,11 +200,4 @@ async function handle(request: InversionRequest): Promise<void> {
   } catch (e) {
     port.postMessage({ ok: false, ...threadFailure(e) } satisfies InversionReply);
   }
-}
-
-/** `ids` as JSON arrays of {@link IDS_PER_JSON} ids at most. */
-function idsJson(ids: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let from = 0; from < ids.length; from += IDS_PER_JSON) out.push(JSON.stringify(ids.slice(from, from + IDS_PER_JSON)));
-  return out;
 }
