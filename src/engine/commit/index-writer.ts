@@ -510,12 +510,7 @@ export class IndexWriter {
     // Delete older copies of every touched id from the existing segments (copy-on-write).
     const slicer = new TimeSlicer();
     for (const list of this.pendingIdLists) {
-      // One body's ids parse in ~1 ms; adding them is sliced, as the hashing after it is.
-      const ids = JSON.parse(list) as string[];
-      for (let i = 0; i < ids.length; i++) {
-        this.pendingIds.add(ids[i]);
-        if ((i & 1023) === 1023 && slicer.due()) await slicer.yield();
-      }
+      for (const id of JSON.parse(list) as string[]) this.pendingIds.add(id);
       if (slicer.due()) await slicer.yield();
     }
     this.pendingIdLists = [];
