@@ -64,14 +64,6 @@ export class IndexWriter {
   private readonly syncsAhead = new Set<Promise<void>>();
   /** Ids upserted or deleted since the last refresh: older copies in segments must be deleted. */
   private pendingIds = new Set<string>();
-  /**
-   * Ids of `_index` bodies logged since the last refresh, each body's as one JSON array (see
-   * `ParsedBody.idsJson`), read into {@link pendingIds} by the refresh: a body's thousands of id
-   * strings, held here for up to a refresh interval, lived through the event loop's scavenges and
-   * were copied by each (with the ids of ~20k documents/s, about half of what survived one; issue
-   * 17: search p99 while `api` indexes). One string per body is one object to copy.
-   */
-  private pendingIdLists: string[] = [];
   private committed: Manifest;
   /** Segment names are never reused, even for merges that run while a commit is written. */
   private nextSegmentId: number;
@@ -168,7 +160,7 @@ export class IndexWriter {
 
   /** Whether writes or deletes are waiting for a refresh to become searchable. */
   get hasUnrefreshed(): boolean {
-    return this.buffer.maxDoc > 0 || this.pendingIds.size > 0 || this.pendingIdLists.length > 0;
+    return this.buffer.maxDoc > 0 || this.pendingIds.size > 0;
   }
 
   /** Bytes in the current WAL generation (older ones are deleted by the commit that covers them). */
@@ -273,7 +265,7 @@ export class IndexWriter {
         throw this.fail(e, 'appending to the write-ahead log');
       }
       synced.catch(() => undefined);
-      this.pendingIdLists.push(parsed.idsJson);
+      for (const id of parsed.ids) this.pendingIds.add(id);
       this.dirty = true;
       try {
         // With an inversion thread every buffer is a ThreadedSegmentBuffer (newBuffer).
@@ -457,7 +449,6 @@ export class IndexWriter {
       this.registry.reset(restored);
       this.buffer = this.newBuffer();
       this.pendingIds = new Set();
-      this.pendingIdLists = [];
       this.checkpoints = { ...this.committed.checkpoints };
       this.registry.republish();
       this.dirty = true;
@@ -488,7 +479,7 @@ export class IndexWriter {
   }
 
   private async refreshLocked(): Promise<boolean> {
-    if (this.pendingIds.size === 0 && this.pendingIdLists.length === 0 && this.buffer.maxDoc === 0) return false;
+    if (this.pendingIds.size === 0 && this.buffer.maxDoc === 0) return false;
     // Write and open the new segment before changing any state: if that fails, the buffer and the
     // pending deletes are still here, and the writer stops (the WAL still holds every batch).
     let added: LiveSegment | null = null;
@@ -508,13 +499,7 @@ export class IndexWriter {
       }
     }
     // Delete older copies of every touched id from the existing segments (copy-on-write).
-    const slicer = new TimeSlicer();
-    for (const list of this.pendingIdLists) {
-      for (const id of JSON.parse(list) as string[]) this.pendingIds.add(id);
-      if (slicer.due()) await slicer.yield();
-    }
-    this.pendingIdLists = [];
-    await this.registry.deleteIds(this.pendingIds, slicer);
+    await this.registry.deleteIds(this.pendingIds, new TimeSlicer());
     this.pendingIds = new Set();
     if (added !== null) {
       this.registry.add(added);

@@ -17,9 +17,8 @@
  * - `{ type: 'parse', batch, bytes }`: the next chunk of an `_index` body (`body-batch.ts`): split,
  *   parsed, validated and serialised here, kept under `batch`; reply `{ ok, docs }` (docs so far),
  *   or `{ ok, invalid }` naming the first invalid document, after which the batch is forgotten.
- * - `{ type: 'seal', batch }`: the body ended; reply `{ ok, docs, recordLength, idsJson }`: the
- *   length of the batch's write-ahead log record, which stays here, and its ids as one JSON array;
- *   the documents stay too.
+ * - `{ type: 'seal', batch }`: the body ended; reply `{ ok, docs, recordLength, ids }`: the length
+ *   of the batch's write-ahead log record, which stays here, and its ids; the documents stay too.
  * - `{ type: 'log', batch, file }`: the writer's turn to log the batch: given the name of the log's
  *   file and this thread's files, this thread appends the record to that file (`ThreadFileAccess
  *   .append`; the writer's appender waits for the reply in its queue, and fsyncs) and replies
@@ -75,10 +74,9 @@ export type InversionReply =
     readonly record?: Uint8Array;
     /** Whether this thread appended the record to the log's file (`log`). */
     readonly logged?: boolean;
-    /** The byte length of the batch's write-ahead log record (`seal`). */
+    /** The byte length of the batch's write-ahead log record, and its ids (`seal`). */
     readonly recordLength?: number;
-    /** The batch's ids, a JSON array of strings (`seal`): one string to clone, not thousands. */
-    readonly idsJson?: string;
+    readonly ids?: readonly string[];
   }
   | ({ readonly ok: false } & ThreadFailure);
 
@@ -166,7 +164,7 @@ async function handle(request: InversionRequest): Promise<void> {
         } else {
           const { record, ids } = batch.seal();
           records.set(request.batch, record);
-          port.postMessage({ ok: true, docs: batch.docs, recordLength: record.length, idsJson: JSON.stringify(ids) } satisfies InversionReply);
+          port.postMessage({ ok: true, docs: batch.docs, recordLength: record.length, ids } satisfies InversionReply);
         }
         return;
       }

@@ -45,11 +45,7 @@ export interface ParsedBody {
   readonly bytes: number;
   /** Bytes of the write-ahead log record of its documents, which the thread holds (see {@link InversionThread.logParsed}). */
   readonly recordLength: number;
-  /**
-   * Its ids, a JSON array of strings: held by the writer until its next refresh, thousands of
-   * strings per body lived through the event loop's scavenges and were copied by each (issue 17).
-   */
-  readonly idsJson: string;
+  readonly ids: readonly string[];
 }
 
 /**
@@ -123,7 +119,7 @@ export class InversionThread {
       if (seen.invalid !== null) throw seen.invalid;
       const sealed = await this.request({ type: 'seal', batch });
       if (sealed.invalid !== undefined) throw invalidBatchError(sealed.invalid);
-      return { batch, docs: sealed.docs ?? 0, bytes, recordLength: sealed.recordLength ?? 0, idsJson: sealed.idsJson ?? '[]' };
+      return { batch, docs: sealed.docs ?? 0, bytes, recordLength: sealed.recordLength ?? 0, ids: sealed.ids ?? [] };
     } catch (e) {
       // The body failed to arrive or holds an invalid document: the thread forgets the batch.
       this.drop(batch);
