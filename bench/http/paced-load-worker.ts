@@ -7,17 +7,21 @@
 import { Agent, request } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PacedLoadOptions, PacedSamples } from './paced-load.js';
+import { PACED_QUERY_HEADER } from './stall-tracer.js';
 
 const options = workerData as PacedLoadOptions;
 const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
 const target = new URL(options.url);
 
-/** One POST of `body`; resolves with the time its answer ended (performance.now()) and its status. */
-function post(body: string): Promise<{ ended: number; status: number }> {
+/**
+ * One POST of `body`; resolves with the time its answer ended (performance.now()) and its status.
+ * A timed query carries its number `k`, so the server's stall tracer can time it too.
+ */
+function post(body: string, k?: number): Promise<{ ended: number; status: number }> {
   return new Promise((resolve, reject) => {
     const req = request({
       agent, host: target.hostname, port: target.port, path: target.pathname, method: 'POST',
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...(k === undefined ? {} : { [PACED_QUERY_HEADER]: String(k) }) },
     }, (res) => {
       res.on('data', () => undefined);
       res.on('end', () => { resolve({ ended: performance.now(), status: res.statusCode ?? 0 }); });
@@ -52,7 +56,7 @@ async function run(): Promise<PacedSamples> {
         const k = next;
         due[k] = start + k * period;
         sent[k] = performance.now();
-        answers.push(post(queries[k % queries.length]).then((a) => {
+        answers.push(post(queries[k % queries.length], k).then((a) => {
           ended[k] = a.ended;
           if (a.status !== 200) failures++;
         }, () => {

@@ -50,6 +50,8 @@ export interface PacedResult {
   readonly clientLag: Percentiles;
   /** The slowest queries: when they were due (ms after the first) and their latency. */
   readonly slowest: readonly { readonly at: number; readonly latency: number }[];
+  /** Every query's times, to match against the server's (bench:http's stall report). */
+  readonly samples: PacedSamples;
 }
 
 export interface Percentiles {
@@ -78,7 +80,7 @@ function summarize(s: PacedSamples): PacedResult {
   }
   const order = Array.from(latency.keys()).sort((a, b) => latency[b] - latency[a]).slice(0, 5);
   const slowest = order.map((k) => ({ at: s.due[k] - s.due[0], latency: latency[k] }));
-  return { queries: n, failures: s.failures, latency: percentiles(latency), service: percentiles(service), clientLag: percentiles(lag), slowest };
+  return { queries: n, failures: s.failures, latency: percentiles(latency), service: percentiles(service), clientLag: percentiles(lag), slowest, samples: s };
 }
 
 /** Runs the paced client in a worker thread and summarizes its samples. */

@@ -37,7 +37,8 @@ import { MAPPINGS } from '../engines/yarrow.js';
 import { mulberry32 } from '../queries.js';
 import { formatPaced, pacedLoad } from './paced-load.js';
 import { stallTracerModule } from './stall-tracer.js';
-import type { StallGap, StallGc } from './stall-tracer.js';
+import type { StallGap, StallGc, StallQuery } from './stall-tracer.js';
+import type { PacedSamples } from './paced-load.js';
 
 const CLI = process.env.YARROW_HTTP_CLI ?? path.join(REPO_ROOT, 'dist', 'cli.js');
 /** Only the fixed-rate check (4.), the quick loop while working on issue 17's latency goal. */
@@ -151,7 +152,48 @@ const stallFile = (dir: string): string => (stallsEnv === '1' ? path.join(dir, '
 /** The monotonic clock in ms, as the stall tracer stamps its records. */
 const monotonicMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 /** The paced runs' windows on the monotonic clock, to split the stall trace by. */
-const pacedWindows: { name: string; from: number; to: number }[] = [];
+const pacedWindows: { name: string; from: number; to: number; samples?: PacedSamples }[] = [];
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? NaN : sorted[(sorted.length - 1) >> 1];
+};
+
+/**
+ * Where the slowest 1% of a paced run's queries spent their time, from the client's times and the
+ * server's (matched by query number, both on the monotonic clock): the client's lateness (due to
+ * written), the wait until the server's event loop had read the request (loopback plus the loop
+ * busy, collecting or waiting for a core), the handler (request read to answer handed to the
+ * socket) and the way back (to the client's reading it: the client waiting for a core), with how
+ * much of the query's time the event loop spent collecting garbage. Medians over those queries,
+ * and over all queries for comparison.
+ */
+function reportSlowest(name: string, samples: PacedSamples, server: readonly StallQuery[], gcs: readonly StallGc[]): void {
+  const seen = new Map<number, StallQuery>();
+  const due0 = samples.due[0] + samples.clockOffset;
+  // Both runs number their queries from 0: keep the server's records that start in this run.
+  const end = samples.ended.reduce((m, t) => Math.max(m, t), 0) + samples.clockOffset;
+  for (const q of server) if (q[1] >= due0 - 50 && q[1] <= end && !seen.has(q[0])) seen.set(q[0], q);
+  const rows: { latency: number; lag: number; toServer: number; handler: number; back: number; gc: number }[] = [];
+  for (let k = 0; k < samples.due.length; k++) {
+    const q = seen.get(k);
+    if (q === undefined) continue;
+    const due = samples.due[k] + samples.clockOffset;
+    const sent = samples.sent[k] + samples.clockOffset;
+    const ended = samples.ended[k] + samples.clockOffset;
+    let gc = 0;
+    for (const [start, ms] of gcs) gc += Math.max(0, Math.min(start + ms, ended) - Math.max(start, due));
+    rows.push({ latency: ended - due, lag: sent - due, toServer: q[1] - sent, handler: q[2] - q[1], back: ended - q[2], gc });
+  }
+  if (rows.length === 0) return;
+  rows.sort((a, b) => b.latency - a.latency);
+  const slow = rows.slice(0, Math.max(1, Math.ceil(rows.length / 100)));
+  const line = (rs: typeof rows): string => (['latency', 'lag', 'toServer', 'handler', 'back', 'gc'] as const).map((f) => `${f} ${median(rs.map((r) => r[f])).toFixed(2)}`).join(', ');
+  console.log(`queries ${name} (${rows.length} matched): slowest 1% (${slow.length}, medians, ms): ${line(slow)}; all: ${line(rows)}`);
+  const sum = (rs: typeof rows, f: 'lag' | 'toServer' | 'handler' | 'back' | 'gc'): number => rs.reduce((s, r) => s + r[f], 0);
+  const total = sum(slow, 'lag') + sum(slow, 'toServer') + sum(slow, 'handler') + sum(slow, 'back');
+  console.log(`  slowest 1%, shares of their time: client lag ${(100 * sum(slow, 'lag') / total).toFixed(0)}%, to the server's event loop ${(100 * sum(slow, 'toServer') / total).toFixed(0)}%, handler ${(100 * sum(slow, 'handler') / total).toFixed(0)}%, back to the client ${(100 * sum(slow, 'back') / total).toFixed(0)}%; the event loop collecting during them ${(100 * sum(slow, 'gc') / total).toFixed(0)}%`);
+}
 
 /**
  * The server's main-thread stalls (stall-tracer.ts) in each paced run: gaps of its 2 ms timer
@@ -163,7 +205,7 @@ function reportStalls(file: string): void {
     console.log(`stall trace: ${file} was not written`);
     return;
   }
-  const trace = JSON.parse(readFileSync(file, 'utf8')) as { gaps: StallGap[]; gcs: StallGc[] };
+  const trace = JSON.parse(readFileSync(file, 'utf8')) as { gaps: StallGap[]; gcs: StallGc[]; queries?: StallQuery[] };
   for (const w of pacedWindows) {
     const gaps = trace.gaps.filter(([start]) => start >= w.from && start < w.to);
     const ran = (min: number): StallGap[] => gaps.filter((g) => g[2] >= min);
@@ -179,6 +221,7 @@ function reportStalls(file: string): void {
     const kindName = (k: number): string => ({ 1: 'scavenge', 2: 'minor-mc', 4: 'mark-compact', 8: 'incremental', 16: 'weak-cb' })[k] ?? `kind ${k}`;
     const gcText = [...gcKinds].map(([k, v]) => `${kindName(k)} ${v.n} (${v.ms.toFixed(0)} ms, max ${v.max.toFixed(1)})`).join(', ');
     console.log(`stalls ${w.name} (${((w.to - w.from) / 1000).toFixed(1)} s): ${gaps.length} gaps > 5 ms (max ${maxWall.toFixed(0)} ms wall); event loop ran >= 5 / 10 / 20 ms in ${ran(5).length} / ${ran(10).length} / ${ran(20).length} (${ranSum.toFixed(0)} ms, max ${maxRan.toFixed(1)} ms); main-thread GC: ${gcText || 'none'}`);
+    if (w.samples !== undefined && trace.queries !== undefined) reportSlowest(w.name, w.samples, trace.queries, gcs);
   }
 }
 
@@ -305,7 +348,7 @@ async function pacedLatency(url: string, pid: number | undefined, queries: reado
   const idleCpu = threadCpu(pid);
   const idleFrom = monotonicMs();
   const idle = await pacedLoad(paced);
-  pacedWindows.push({ name: 'idle', from: idleFrom, to: monotonicMs() });
+  pacedWindows.push({ name: 'idle', from: idleFrom, to: monotonicMs(), samples: idle.samples });
   const busyCpu = threadCpu(pid);
   console.log(`search at ${rate} q/s (idle): ${formatPaced(idle, seconds)}`);
   const benchBefore = threadCpu(process.pid);
@@ -319,7 +362,7 @@ async function pacedLatency(url: string, pid: number | undefined, queries: reado
   void during.then(() => { searching = false; }, () => { searching = false; });
   for (let copy = 3; searching; copy++) indexed += (await indexAll(url, ready[copy - 3] ?? bodies(lines, `~${copy}`), 1)).docs;
   const busy = await during;
-  pacedWindows.push({ name: 'while indexing', from: busyFrom, to: monotonicMs() });
+  pacedWindows.push({ name: 'while indexing', from: busyFrom, to: monotonicMs(), samples: busy.samples });
   const indexSeconds = (performance.now() - started) / 1000;
   const endCpu = threadCpu(pid);
   const benchAfter = threadCpu(process.pid);

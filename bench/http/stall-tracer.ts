@@ -11,8 +11,15 @@
  * accounting is updated at scheduler ticks, so read `ran` to a millisecond or so. Garbage
  * collections of the main thread (PerformanceObserver 'gc') are listed too.
  *
- * At exit it writes JSON to `out`: `{ gaps: [[start, wall, ran, waited]], gcs: [[start, ms, kind]] }`,
- * times in ms on the monotonic clock (process.hrtime), as bench:http and V8's CPU profiles stamp theirs.
+ * Each paced query (a request with the {@link PACED_QUERY_HEADER} header) is timed on the server
+ * too, from node's `http.server.request.start` diagnostics channel (its head parsed: the event loop
+ * has read it) to the response's `finish` (the answer handed to the socket), so a slow query's
+ * latency splits into the client's lateness, the wait before the event loop read the request
+ * (loopback, the loop busy or waiting for a core), the handler, and the way back to the client.
+ *
+ * At exit it writes JSON to `out`: `{ gaps: [[start, wall, ran, waited]], gcs: [[start, ms, kind]],
+ * queries: [[query, start, finish]] }`, times in ms on the monotonic clock (process.hrtime), as
+ * bench:http and V8's CPU profiles stamp theirs.
  */
 import type { PerformanceEntry } from 'node:perf_hooks';
 
@@ -20,14 +27,23 @@ import type { PerformanceEntry } from 'node:perf_hooks';
 export type StallGap = [start: number, wall: number, ran: number, waited: number];
 /** One main-thread collection: start (monotonic ms), ms, V8's kind (1 scavenge, 4 mark-compact, 8 incremental, 16 weak callbacks). */
 export type StallGc = [start: number, ms: number, kind: number];
+/**
+ * One paced query as the server saw it: its number (the client's `x-paced-query` header), when
+ * node had parsed its request head (monotonic ms) and when the answer was handed to the socket.
+ */
+export type StallQuery = [query: number, start: number, finish: number];
+
+/** The header the paced client numbers its queries with, so the server's times can be matched to the client's. */
+export const PACED_QUERY_HEADER = 'x-paced-query';
 
 /**
  * The tracer. It runs in the server, which is plain node without this repository's loader, so it
  * is written out as JavaScript from this function's source ({@link stallTracerModule}): it reaches
  * node's modules through `process.getBuiltinModule` and refers to nothing outside its body.
  */
-function traceStalls(out: string, minGapMs: number): void {
+function traceStalls(out: string, minGapMs: number, queryHeader: string): void {
   const { closeSync, openSync, readSync, writeFileSync } = process.getBuiltinModule('node:fs');
+  const { subscribe } = process.getBuiltinModule('node:diagnostics_channel');
   const { PerformanceObserver, performance } = process.getBuiltinModule('node:perf_hooks');
   const { isMainThread } = process.getBuiltinModule('node:worker_threads');
   if (!isMainThread || process.platform !== 'linux') return;
@@ -62,9 +78,17 @@ function traceStalls(out: string, minGapMs: number): void {
     for (const e of list.getEntries() as (PerformanceEntry & { detail?: { kind?: number } | null })[]) gcs.push([round(e.startTime + offset), round(e.duration), e.detail?.kind ?? 0]);
   });
   observer.observe({ entryTypes: ['gc'] });
+  const queries: StallQuery[] = [];
+  subscribe('http.server.request.start', (message) => {
+    const { request, response } = message as { request: { headers: Record<string, string | string[] | undefined> }; response: { once: (event: 'finish', listener: () => void) => void } };
+    const query = request.headers[queryHeader];
+    if (typeof query !== 'string') return;
+    const start = performance.now();
+    response.once('finish', () => { queries.push([Number(query), round(start + offset), round(performance.now() + offset)]); });
+  });
   process.on('exit', () => {
     closeSync(fd);
-    writeFileSync(out, JSON.stringify({ gaps, gcs }));
+    writeFileSync(out, JSON.stringify({ gaps, gcs, queries }));
   });
 }
 
@@ -73,5 +97,5 @@ function traceStalls(out: string, minGapMs: number): void {
  * `__name` is the helper esbuild (under tsx) may call in a function's body to keep names.
  */
 export function stallTracerModule(out: string, minGapMs = 5): string {
-  return `const __name = (f) => f;\n(${traceStalls.toString()})(${JSON.stringify(out)}, ${minGapMs});\n`;
+  return `const __name = (f) => f;\n(${traceStalls.toString()})(${JSON.stringify(out)}, ${minGapMs}, ${JSON.stringify(PACED_QUERY_HEADER)});\n`;
 }

@@ -98,6 +98,15 @@ export interface Appender {
    * inversion thread).
    */
   append(data: Uint8Array): Promise<void>;
+  /**
+   * Appends `length` bytes that another thread holds, in this appender's order (after every
+   * earlier append, before any later one or sync): `take()` either appends them to this file
+   * itself, through a handle of its own, and resolves null, or resolves with the bytes for this
+   * appender to write. Not durable until {@link Appender.sync} resolves, as {@link append}. Optional:
+   * a local file's appender has it (the writer's inversion thread then writes an `_index` body's
+   * log record itself, issue 17); without it the writer asks the thread for the bytes.
+   */
+  appendFrom?(length: number, take: () => Promise<Uint8Array | null>): Promise<void>;
   /** Makes every byte appended so far durable. */
   sync(): Promise<void>;
   /** Closes the handle (without an implicit sync). */

@@ -48,13 +48,18 @@ export class LocalAppender implements Appender {
   }
 
   append(data: Uint8Array): Promise<void> {
+    return this.enqueue(() => this.write(data));
+  }
+
+  appendFrom(length: number, take: () => Promise<Uint8Array | null>): Promise<void> {
     return this.enqueue(async () => {
-      let offset = 0;
-      while (offset < data.length) {
-        const { bytesWritten } = await this.handle.write(data, offset, data.length - offset);
-        offset += bytesWritten;
-        this.bytes += bytesWritten;
+      const data = await take();
+      if (data === null) {
+        // Written through another handle opened in append mode, while this queue waited.
+        this.bytes += length;
+        return;
       }
+      await this.write(data);
     });
   }
 
@@ -71,6 +76,15 @@ export class LocalAppender implements Appender {
   close(): Promise<void> {
     this.closing ??= this.tail.then(() => this.handle.close());
     return this.closing;
+  }
+
+  private async write(data: Uint8Array): Promise<void> {
+    let offset = 0;
+    while (offset < data.length) {
+      const { bytesWritten } = await this.handle.write(data, offset, data.length - offset);
+      offset += bytesWritten;
+      this.bytes += bytesWritten;
+    }
   }
 
   private enqueue(op: () => Promise<void>): Promise<void> {

@@ -16,12 +16,20 @@
  * A thread loads this module by the URL `LocalDirectory.threadFiles()` gives (the engine imports no
  * file system code: `.dependency-cruiser.cjs`).
  */
-import { closeSync, fstatSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ThreadFileAccess } from '../engine/commit/engine-worker.js';
 import { assertFileName } from './file-name.js';
 import { fileNotFoundError, rangePastEndError } from './lock-owner.js';
 import { errorCode } from './system-error.js';
+
+/**
+ * The most bytes one system call copies. The kernel here runs without involuntary preemption
+ * (`CONFIG_PREEMPT_NONE`): a thread inside one `write` of a 20 MB log record or segment file keeps
+ * its core until the copy into the page cache ends, whatever its idle priority, and an event loop
+ * woken onto that core waits. Each call's return to user space is a point where it yields.
+ */
+const MAX_COPY = 256 * 1024;
 
 /** What `LocalDirectory.threadFiles()` hands a thread: the directory's absolute path. */
 export interface ThreadFilesOptions {
@@ -45,7 +53,7 @@ export class ThreadFiles implements ThreadFileAccess {
         const fd = openSync(path, 'w');
         opened.push(path);
         try {
-          for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
+          for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, Math.min(MAX_COPY, bytes.length - done));
         } finally {
           closeSync(fd);
         }
@@ -53,6 +61,21 @@ export class ThreadFiles implements ThreadFileAccess {
     } catch (error) {
       for (const path of opened) rmSync(path, { force: true });
       throw error;
+    }
+  }
+
+  /**
+   * Appends `bytes` to the existing file `name` through a handle of its own in append mode (the
+   * write-ahead log: its appender on the writer's thread, `LocalAppender.appendFrom`, waits for
+   * this call in its queue and fsyncs the file later). Never creates the file: the log's
+   * generation is created, with its header, by the writer's thread.
+   */
+  append(name: string, bytes: Uint8Array): void {
+    const fd = openSync(this.pathOf(name), constants.O_WRONLY | constants.O_APPEND);
+    try {
+      for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, Math.min(MAX_COPY, bytes.length - done));
+    } finally {
+      closeSync(fd);
     }
   }
 
@@ -73,7 +96,7 @@ export class ThreadFiles implements ThreadFileAccess {
       if (start + count > size) throw rangePastEndError(name, start, count, size);
       const bytes = new Uint8Array(count);
       for (let done = 0; done < count;) {
-        const n = readSync(fd, bytes, done, count - done, start + done);
+        const n = readSync(fd, bytes, done, Math.min(MAX_COPY, count - done), start + done);
         if (n === 0) throw rangePastEndError(name, start, count, start + done);
         done += n;
       }

@@ -48,6 +48,34 @@ describe('a local directory\'s files on a background thread (thread-files.ts)', 
     assert.deepEqual((await readdir(path)).filter((f) => f.endsWith('.bin')).sort(), ['kept.bin']);
   });
 
+  it('append to an existing file through a handle of their own, and never create one', async () => {
+    const path = await tempDir();
+    const dir = await LocalDirectory.open(path);
+    const files = (await loadThreadFiles(dir.threadFiles()))!;
+    const appender = await dir.openAppender('log.bin');
+    const big = new Uint8Array(2 << 20).map((_, i) => (i * 7) & 0xff);
+    // Issued without waiting: the appender's queue runs them in call order, the thread's write
+    // (here a little later, as a reply from a thread comes) between the other two.
+    await Promise.all([
+      appender.append(new Uint8Array([1, 2])),
+      appender.appendFrom!(big.length, async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        files.append('log.bin', big);
+        return null;
+      }),
+      appender.append(new Uint8Array([3])),
+    ]);
+    assert.equal(appender.size, 3 + big.length, 'the appender counts what the thread appended');
+    await appender.sync();
+    await appender.close();
+    const bytes = new Uint8Array(await readFile(join(path, 'log.bin')));
+    assert.deepEqual([...bytes.subarray(0, 2)], [1, 2]);
+    assert.deepEqual(bytes.subarray(2, 2 + big.length), big);
+    assert.deepEqual([...bytes.subarray(2 + big.length)], [3]);
+    assert.throws(() => { files.append('missing.bin', new Uint8Array(1)); }, (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT');
+    assert.deepEqual((await readdir(path)).filter((f) => f === 'missing.bin'), []);
+  });
+
   it('are not offered to a thread without a spec', async () => {
     assert.equal(await loadThreadFiles(undefined), null);
   });

@@ -3,8 +3,9 @@
  * body into documents, parsing, validating and serialising them for the write-ahead log took most
  * of the event loop's time while `api` indexed at full speed, and the objects it made most of its
  * garbage collection; here they run on the thread that inverts the documents anyway. The writer's
- * thread only forwards the body's bytes, logs the record this batch encodes (the log stays the
- * writer's: nothing is acknowledged before it is durable there), and then tells the thread to apply
+ * thread only forwards the body's bytes, has the record this batch encodes logged (the thread
+ * appends it to a local log itself when the writer asks, in the log's order; the log stays the
+ * writer's: nothing is acknowledged before it has fsynced it), and then tells the thread to apply
  * the batch. The batch is kept here in between (as the body's bytes, see {@link BodyBatch}), so the
  * thread never decodes its own record.
  *

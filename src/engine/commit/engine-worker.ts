@@ -31,6 +31,11 @@ export interface ThreadFileAccess {
   write(files: Iterable<readonly [string, Uint8Array]>): void;
   /** Reads a whole file, or `length` bytes from `offset`, as `Directory.readFile` / `readRange` do. */
   read(name: string, offset?: number, length?: number): Uint8Array;
+  /**
+   * Appends `bytes` to the end of the existing file `name` (the write-ahead log, whose appender on
+   * the writer's thread orders this call and fsyncs it later: see `Appender.appendFrom`).
+   */
+  append(name: string, bytes: Uint8Array): void;
 }
 
 /**

@@ -243,19 +243,23 @@ export class IndexWriter {
     this.checkOpen();
     if (this.thread === null || !this.takesBodies) throw new Error('this writer parses no bodies (no inversion thread, or a mapping that embeds)');
     const parsed: ParsedBody = await this.thread.parseBody(body, onChunk);
-    if (parsed.record === null || parsed.docs === 0) {
+    if (parsed.recordLength === 0 || parsed.docs === 0) {
       this.thread.drop(parsed.batch);
       return { docs: 0, bytes: parsed.bytes };
     }
-    const record = parsed.record;
+    const thread = this.thread;
     const durable = await this.mutex.run(async () => {
       if (this.failure !== null || this.closed) {
         this.thread?.drop(parsed.batch);
         this.checkOpen();
       }
       let synced: Promise<void>;
+      // The thread appends the record it built to a local log itself (at its idle priority, and
+      // the ~20 MB of a body's record never pass through this thread's heap); elsewhere it hands
+      // the record over for this thread to append (`WriteAheadLog.appendFrom`).
+      let appended: Uint8Array | null = null;
       try {
-        const end = await this.wal.appendRecord(record);
+        const end = await this.wal.appendFrom(parsed.recordLength, async (file) => (appended = await thread.logParsed(parsed.batch, file)));
         synced = this.wal.syncTo(end);
       } catch (e) {
         this.thread?.drop(parsed.batch);
@@ -267,7 +271,7 @@ export class IndexWriter {
       try {
         // With an inversion thread every buffer is a ThreadedSegmentBuffer (newBuffer).
         if (!(this.buffer instanceof ThreadedSegmentBuffer)) throw new Error('the buffer is not on the inversion thread');
-        await this.buffer.applyParsed(parsed);
+        await this.buffer.applyParsed(parsed, appended);
       } catch (e) {
         throw this.fail(e, 'inverting a batch');
       }

@@ -17,12 +17,17 @@
  * - `{ type: 'parse', batch, bytes }`: the next chunk of an `_index` body (`body-batch.ts`): split,
  *   parsed, validated and serialised here, kept under `batch`; reply `{ ok, docs }` (docs so far),
  *   or `{ ok, invalid }` naming the first invalid document, after which the batch is forgotten.
- * - `{ type: 'seal', batch }`: the body ended; reply `{ ok, docs, record, ids }`, the batch's write-
- *   ahead log record (transferred) and its ids, for the writer to log; the documents stay here.
+ * - `{ type: 'seal', batch }`: the body ended; reply `{ ok, docs, recordLength, ids }`: the length
+ *   of the batch's write-ahead log record, which stays here, and its ids; the documents stay too.
+ * - `{ type: 'log', batch, file }`: the writer's turn to log the batch: given the name of the log's
+ *   file and this thread's files, this thread appends the record to that file (`ThreadFileAccess
+ *   .append`; the writer's appender waits for the reply in its queue, and fsyncs) and replies
+ *   `{ ok, logged: true }`; otherwise (`file` null, no files) it replies `{ ok, record }`, the record
+ *   transferred, for the writer to append.
  * - `{ type: 'apply', batch, spent? }`: the writer logged the record: the batch's documents go into
- *   the buffer; reply `{ ok, estimatedBytes }`. `spent` is the logged record handed back, whose
- *   buffer the next body's record is built in (see `applyParsed`, `WalRecordBytes`).
- *   `{ type: 'drop', batch }` forgets a batch instead.
+ *   the buffer; reply `{ ok, estimatedBytes }`. `spent` is a record the writer appended itself,
+ *   handed back, whose buffer the next body's record is built in (see `applyParsed`,
+ *   `WalRecordBytes`). `{ type: 'drop', batch }` forgets a batch instead.
  * A failure replies `{ ok: false, message }`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -48,6 +53,7 @@ export type InversionRequest =
   | { readonly type: 'reset' }
   | { readonly type: 'parse'; readonly batch: number; readonly bytes: Uint8Array }
   | { readonly type: 'seal' | 'drop'; readonly batch: number }
+  | { readonly type: 'log'; readonly batch: number; readonly file: string | null }
   | { readonly type: 'apply'; readonly batch: number; readonly spent?: Uint8Array };
 
 /** The reply to one request. */
@@ -64,8 +70,12 @@ export type InversionReply =
     readonly docs?: number;
     /** The first invalid document of the batch (`parse`, `seal`): the batch is forgotten. */
     readonly invalid?: InvalidBatch;
-    /** The batch's write-ahead log record and ids (`seal`). */
+    /** The batch's write-ahead log record, for the writer to append (`log`). */
     readonly record?: Uint8Array;
+    /** Whether this thread appended the record to the log's file (`log`). */
+    readonly logged?: boolean;
+    /** The byte length of the batch's write-ahead log record, and its ids (`seal`). */
+    readonly recordLength?: number;
     readonly ids?: readonly string[];
   }
   | ({ readonly ok: false } & ThreadFailure);
@@ -91,6 +101,8 @@ let buffer = new SegmentBuffer(mapping, getAnalyzer);
 const ids = new IdFilterBuilder();
 /** `_index` bodies being parsed or waiting for the writer to log them, by batch number. */
 const batches = new Map<number, BodyBatch>();
+/** Their records once sealed, until logged (`log`) or dropped. */
+const records = new Map<number, Uint8Array>();
 /**
  * Buffers of records the writer logged and handed back (`apply`'s `spent`), for the next bodies'
  * records (see `WalRecordBytes`). One is kept: a stream of bodies then cycles through two buffers
@@ -100,6 +112,9 @@ const batches = new Map<number, BodyBatch>();
 const spares: ArrayBuffer[] = [];
 const MAX_SPARES = 1;
 const takeSpare = (): ArrayBuffer | undefined => spares.pop();
+const keepSpare = (record: Uint8Array): void => {
+  if (spares.length < MAX_SPARES) spares.push(record.buffer as ArrayBuffer);
+};
 handleRequestsInOrder(port, handle);
 
 async function handle(request: InversionRequest): Promise<void> {
@@ -148,16 +163,34 @@ async function handle(request: InversionRequest): Promise<void> {
           port.postMessage({ ok: true, docs: batch.docs } satisfies InversionReply);
         } else {
           const { record, ids } = batch.seal();
-          port.postMessage({ ok: true, docs: batch.docs, record, ids } satisfies InversionReply, [record.buffer as ArrayBuffer]);
+          records.set(request.batch, record);
+          port.postMessage({ ok: true, docs: batch.docs, recordLength: record.length, ids } satisfies InversionReply);
         }
+        return;
+      }
+      case 'log': {
+        const record = records.get(request.batch);
+        if (record === undefined) throw new Error(`batch ${request.batch} has no record to log`);
+        records.delete(request.batch);
+        const files = request.file === null ? null : await threadFiles;
+        if (files === null || request.file === null) {
+          port.postMessage({ ok: true, record } satisfies InversionReply, [record.buffer as ArrayBuffer]);
+          return;
+        }
+        files.append(request.file, record);
+        keepSpare(record);
+        port.postMessage({ ok: true, logged: true } satisfies InversionReply);
         return;
       }
       case 'apply':
       case 'drop': {
         const batch = batches.get(request.batch);
         batches.delete(request.batch);
+        const unlogged = records.get(request.batch);
+        records.delete(request.batch);
+        if (unlogged !== undefined) keepSpare(unlogged);
         if (request.type === 'apply' && batch !== undefined) batch.applyTo(buffer, ids);
-        if (request.type === 'apply' && request.spent !== undefined && spares.length < MAX_SPARES) spares.push(request.spent.buffer as ArrayBuffer);
+        if (request.type === 'apply' && request.spent !== undefined) keepSpare(request.spent);
         port.postMessage({ ok: true, estimatedBytes: buffer.estimatedBytes } satisfies InversionReply);
         return;
       }

@@ -3,9 +3,11 @@
  * and encoding segments run on a second core while this thread parses, validates and logs the
  * next batch.
  *
- * Durability is unchanged: the writer appends a batch to the write-ahead log first and hands the
- * thread the very bytes it logged; an acknowledged batch is in the log whatever the thread does,
- * and a crash replays it. The thread receives batches in their log form, so whatever the log
+ * Durability is unchanged: a batch is in the write-ahead log, fsynced by the writer, before the
+ * thread applies it; the writer appends a batch it encoded itself and hands the thread the very
+ * bytes it logged, and has the thread append the record of an `_index` body it parsed (to a local
+ * log; elsewhere the thread hands it over) in the log's order (`logParsed`). An acknowledged batch
+ * is in the log whatever the thread does, and a crash replays it. The thread receives batches in their log form, so whatever the log
  * carries per document (vectors, suggestion candidates, source markers) reaches the thread with
  * no change to the protocol: the thread decodes it with the replay's decoder.
  *
@@ -41,8 +43,8 @@ export interface ParsedBody {
   readonly docs: number;
   /** Bytes of the body. */
   readonly bytes: number;
-  /** The write-ahead log record of its documents (empty body: none). */
-  readonly record: Uint8Array | null;
+  /** Bytes of the write-ahead log record of its documents, which the thread holds (see {@link InversionThread.logParsed}). */
+  readonly recordLength: number;
   readonly ids: readonly string[];
 }
 
@@ -117,12 +119,26 @@ export class InversionThread {
       if (seen.invalid !== null) throw seen.invalid;
       const sealed = await this.request({ type: 'seal', batch });
       if (sealed.invalid !== undefined) throw invalidBatchError(sealed.invalid);
-      return { batch, docs: sealed.docs ?? 0, bytes, record: sealed.record ?? null, ids: sealed.ids ?? [] };
+      return { batch, docs: sealed.docs ?? 0, bytes, recordLength: sealed.recordLength ?? 0, ids: sealed.ids ?? [] };
     } catch (e) {
       // The body failed to arrive or holds an invalid document: the thread forgets the batch.
       this.drop(batch);
       throw e;
     }
+  }
+
+  /**
+   * The writer's turn to log a parsed body: given the log's current `file` (a local file the
+   * thread can append to), the thread appends the record itself, at its own idle priority, and
+   * this resolves null; otherwise (`file` null, or the thread has no files) it resolves with the
+   * record, transferred, for the caller to append and then hand back (`applyParsed`). Call it
+   * in the log's append order (`WriteAheadLog.appendFrom`).
+   */
+  async logParsed(batch: number, file: string | null): Promise<Uint8Array | null> {
+    const reply = await this.request({ type: 'log', batch, file });
+    if (reply.logged === true) return null;
+    if (reply.record === undefined) throw new Error('the inversion thread neither logged nor returned a record');
+    return reply.record;
   }
 
   /** Forgets a parsed batch that will not be logged. */
@@ -183,20 +199,21 @@ export class ThreadedSegmentBuffer implements WriteBuffer {
 
   /**
    * Applies a body the thread parsed (`parseBody`) and the writer has logged; resolves, as
-   * {@link applyLogged} does, when the buffer can take the next batch.
+   * {@link applyLogged} does, when the buffer can take the next batch. `appended` is the record
+   * when this thread appended it (`logParsed` returned it), null when the thread did.
    */
-  async applyParsed(body: ParsedBody): Promise<void> {
+  async applyParsed(body: ParsedBody, appended: Uint8Array | null): Promise<void> {
     this.sendQueued();
     this.docs += body.docs;
     const before = this.latest;
-    const length = body.record?.length ?? 0;
+    const length = body.recordLength;
     this.unapplied += length;
-    // The logged record goes back to the thread that encoded it, which builds a later body's
-    // record in it: handed over, it no longer counts against this thread's heap limit, where a
-    // body's worth of it per request brought on a full collection (and its pause) about every
-    // second batch. The record is a view from the start of a buffer the thread handed over whole.
-    const spent = body.record === null ? null : handedOverBuffer(body.record);
-    const request: InversionRequest = spent === null ? { type: 'apply', batch: body.batch } : { type: 'apply', batch: body.batch, spent: body.record! };
+    // A record this thread appended goes back to the thread that encoded it, which builds a later
+    // body's record in it: handed over, it no longer counts against this thread's heap limit,
+    // where a body's worth of it per request brought on a full collection (and its pause) about
+    // every second batch. The record is a view from the start of a buffer the thread handed over whole.
+    const spent = appended === null ? null : handedOverBuffer(appended);
+    const request: InversionRequest = spent === null ? { type: 'apply', batch: body.batch } : { type: 'apply', batch: body.batch, spent: appended! };
     this.latest = this.track(
       this.thread.request(request, spent === null ? [] : [spent]).then((reply) => {
         this.unapplied -= length;

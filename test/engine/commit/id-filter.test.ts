@@ -118,7 +118,7 @@ describe('IdFilterBuilder', () => {
     buffer.delete('d7');
     // ... and a parsed body, with ids beyond the BMP.
     const body = new TextEncoder().encode(Array.from({ length: 200 }, (_, i) => JSON.stringify({ _id: `b${i}-ŝ東\u{1F600}`, title: `body ${i}` })).join('\n'));
-    await buffer.applyParsed(await thread.parseBody(Readable.from([body])));
+    await buffer.applyParsed(await thread.parseBody(Readable.from([body])), null);
     const flushed = await buffer.flush('seg-000001');
     assert.ok(flushed.idFilter !== undefined);
     const reader = await SegmentReader.open(new MemoryDirectory(), flushed.info, flushed.files);

@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
+import { cp } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { Index } from '../../../src/engine/search-index.js';
 import { InversionThread, ThreadedSegmentBuffer, ownBytes } from '../../../src/engine/commit/threaded-segment-buffer.js';
+import { decodeWalPayload, replayWal } from '../../../src/engine/commit/wal-replay.js';
+import { RECORD_FRAME, WriteAheadLog } from '../../../src/engine/commit/write-ahead-log.js';
+import { WAL_VERSION } from '../../../src/engine/index-files.js';
 import { parseMapping } from '../../../src/engine/schema/mapping.js';
 import { LocalDirectory } from '../../../src/storage/local-directory.js';
 import { MemoryDirectory } from '../../../src/storage/memory-directory.js';
@@ -178,18 +182,80 @@ describe('inversion thread (WriterOptions.inversionThreads)', () => {
     for (const ix of [local, threaded]) await ix.close();
   });
 
-  it('hands the logged record of a body back to the thread once it is applied', async () => {
+  it('hands a body\'s record over to be logged without local files, and takes it back once it is applied', async () => {
     const thread = new InversionThread(parseMapping(mapping, 'mapping'));
     const buffer = new ThreadedSegmentBuffer(thread);
     const body = new TextEncoder().encode(batch(1, 50).map((d) => JSON.stringify(d)).join('\n'));
     const parsed = await thread.parseBody(Readable.from([body]));
     assert.equal(parsed.docs, 50);
-    assert.ok(parsed.record !== null && parsed.record.byteLength > body.length / 2);
-    await buffer.applyParsed(parsed);
-    assert.equal(parsed.record.byteLength, 0, 'the record no longer lives on this thread');
+    assert.ok(parsed.recordLength > body.length / 2);
+    const record = await thread.logParsed(parsed.batch, 'wal-1.log');
+    assert.ok(record !== null, 'a thread without files returns the record even when given a file name');
+    assert.equal(record.byteLength, parsed.recordLength);
+    const ops = decodeWalPayload(record.subarray(RECORD_FRAME), WAL_VERSION, 'record', 0).ops;
+    assert.deepEqual(ops.map((op) => (op.kind === 'upsert' ? op.id : op.kind)), batch(1, 50).map((d) => d._id));
+    await buffer.applyParsed(parsed, record);
+    assert.equal(record.byteLength, 0, 'the record no longer lives on this thread');
     const flushed = await buffer.flush('_s1');
     assert.equal(flushed.info.maxDoc, 50);
     await thread.terminate();
+  });
+
+  it('appends a body\'s record to a local log itself, in the log\'s order, readable by a replay', async () => {
+    const path = await tempDir();
+    const dir = await LocalDirectory.open(path);
+    const thread = new InversionThread(parseMapping(mapping, 'mapping'), 0, dir.threadFiles());
+    const wal = await WriteAheadLog.open(dir, 1);
+    const bodies = [batch(2, 40), batch(3, 30)];
+    const logged: (Uint8Array | null)[] = [];
+    const first = await thread.parseBody(Readable.from([new TextEncoder().encode(bodies[0].map((d) => JSON.stringify(d)).join('\n'))]));
+    const second = await thread.parseBody(Readable.from([new TextEncoder().encode(bodies[1].map((d) => JSON.stringify(d)).join('\n'))]));
+    // As the writer does, one append after another (its mutex), with one of this thread's between.
+    const ends = [
+      await wal.appendFrom(first.recordLength, async (file) => { logged.push(await thread.logParsed(first.batch, file)); return logged[0]; }),
+      await wal.append([{ d: 'between' }]),
+      await wal.appendFrom(second.recordLength, async (file) => { logged.push(await thread.logParsed(second.batch, file)); return logged[1]; }),
+    ];
+    assert.deepEqual(logged, [null, null], 'the thread appended both records itself');
+    assert.equal(ends[2] - ends[1], second.recordLength, 'the log counts the bytes the thread appended');
+    await wal.syncTo(ends[2]);
+    await wal.close();
+    const replayed: string[][] = [];
+    await replayWal(await LocalDirectory.open(path), 1, (ops) => { replayed.push(ops.map((op) => (op.kind === 'upsert' ? op.id : op.kind === 'delete' ? `-${op.id}` : 'raw'))); });
+    assert.deepEqual(replayed, [bodies[0].map((d) => d._id), ['-between'], bodies[1].map((d) => d._id)]);
+    await thread.terminate();
+  });
+
+  it('replaces documents of earlier bodies by id on a local directory, where the thread logs the bodies, and replays them after a crash', async () => {
+    const path = await tempDir();
+    const threaded = await Index.open(await LocalDirectory.open(path), { mapping, refreshIntervalMs: 0, writer: { inversionThreads: 1, merges: false } });
+    const local = await Index.open(new MemoryDirectory(), { mapping, refreshIntervalMs: 0, writer: { merges: false } });
+    // Ids repeat within and across bodies (d0-d699); a refresh between some bodies puts earlier
+    // copies in segments, which the later bodies' ids must delete.
+    for (let round = 0; round < 5; round++) {
+      const docs = batch(round, 300);
+      const written = threaded.writer().upsertBody(Readable.from([new TextEncoder().encode(docs.map((d) => JSON.stringify(d)).join('\n'))]));
+      assert.notEqual(written, null);
+      assert.equal((await written)!.docs, 300);
+      await local.upsert(docs);
+      if (round % 2 === 0) {
+        await threaded.refresh();
+        await local.refresh();
+      }
+    }
+    await threaded.refresh();
+    await local.refresh();
+    assert.equal((observe(local) as { total: number }).total, 700);
+    assert.deepEqual(observe(threaded, false), observe(local, false));
+    // Nothing committed: the files as a SIGKILL leaves them (the writer's lock left out) replay
+    // every body from the log the thread appended to.
+    const copy = await tempDir();
+    await cp(path, copy, { recursive: true, filter: (from) => !from.endsWith('write.lock') });
+    const replayed = await Index.open(await LocalDirectory.open(copy), { refreshIntervalMs: 0, writer: { merges: false } });
+    await replayed.refresh();
+    assert.deepEqual(observe(replayed, false), observe(local, false));
+    for (const ix of [replayed, local]) await ix.close();
+    await threaded.close();
   });
 
   it('copies a chunk only when it is a view into a larger buffer (ownBytes)', () => {
