@@ -134,15 +134,24 @@ describe('yarrow start-up loads only what the mode uses', () => {
   }
 
   it('yarrow index file from a local path loads neither the HTTP server, nor Kafka, nor the S3 SDK', async () => {
-    const run = await packagesLoaded(ws, ['index', 'file', '-c', 'conf.yml', '-i', 'movies', '-u', 'movies.jsonl']);
-    assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stderr, /indexing done: 2 docs/);
-    // It did load what it uses: the config schema; pino only writes JSON logs (YARROW_LOG_FORMAT=json).
-    assert.ok(run.packages.has('zod') && !run.packages.has('pino'), [...run.packages].join(', '));
-    // Nor, on a config without semantic fields, the embedding runtime (issue 14).
-    for (const pkg of [...SERVER, ...KAFKA, ...S3, 'onnxruntime-node', '@huggingface/tokenizers']) assert.ok(!run.packages.has(pkg), `index file loaded ${pkg}`);
-    // The config's schema of the inference section (zod only) is all of src/inference it loads.
-    assert.deepEqual(run.modules.filter((m) => /(dist|src)[\\/]inference[\\/]/.test(m) && !/inference-config\.[jt]s$/.test(m)), []);
+    // A cache directory of its own: the first run parses the config, the second takes it from the
+    // config cache (config-cache.ts), whose hit loads neither yaml nor zod.
+    const env = { NODE_COMPILE_CACHE: ws.path(`compile-cache-index-${String(Date.now())}`) };
+    for (const cached of [false, true]) {
+      const run = await packagesLoaded(ws, ['index', 'file', '-c', 'conf.yml', '-i', 'movies', '-u', 'movies.jsonl'], undefined, env);
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stderr, /indexing done: 2 docs/);
+      // It did load what it uses: the config schema, unless the config was cached; pino only
+      // writes JSON logs (YARROW_LOG_FORMAT=json).
+      const packages = [...run.packages].join(', ');
+      assert.equal(run.packages.has('zod'), !cached, packages);
+      assert.equal(run.packages.has('yaml'), !cached, packages);
+      assert.ok(!run.packages.has('pino'), packages);
+      // Nor, on a config without semantic fields, the embedding runtime (issue 14).
+      for (const pkg of [...SERVER, ...KAFKA, ...S3, 'onnxruntime-node', '@huggingface/tokenizers']) assert.ok(!run.packages.has(pkg), `index file loaded ${pkg}`);
+      // The config's schema of the inference section (zod only) is all of src/inference it loads.
+      assert.deepEqual(run.modules.filter((m) => /(dist|src)[\\/]inference[\\/]/.test(m) && !/inference-config\.[jt]s$/.test(m)), []);
+    }
   });
 
   it('yarrow search answers a query without loading Kafka, the S3 SDK, the embedding runtime or the plant store', async () => {
