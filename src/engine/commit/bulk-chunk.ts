@@ -92,7 +92,7 @@ export class BulkBuffer {
    * loop on its first chunk (on-stack replacement), before the code after the loop has run once:
    * the object `addChunk` returns, made there, had no type feedback, and that compiled loop,
    * which each later call entered again, deoptimised at its return on every chunk (issue 17: ~20-40
-   * times a load, and addChunk compiled three times a thread). A count needs no feedback.
+   * times a load, and addChunk compiled two or three times a thread). A count needs no feedback.
    */
   private addLines(bytes: Uint8Array, firstLine: number, source: string, idPrefix: string): number {
     const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
