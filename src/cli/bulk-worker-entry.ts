@@ -26,6 +26,22 @@ import { loadVendoredInWorker } from './vendored.js';
  */
 declare const YARROW_BULK_WORKER_CODE: string | undefined;
 
+/**
+ * Gives a throwaway Uint8Array another prototype, as node does to every Buffer its C++ makes
+ * (`Buffer::New`: a Uint8Array whose prototype is then set to Buffer's), before any of this
+ * thread's code is optimised.
+ *
+ * Why: the first such change in an isolate makes V8's Uint8Array map unstable, and every
+ * optimised function that relied on its stability instead of checking it is thrown away. The
+ * thread's first native Buffer is the code cache `writeCodeCache` makes (`createCachedData`)
+ * during its first flush, in a run that writes the cache (the first after a build or under new
+ * flags): about a dozen functions of the line reader, the stored fields and the tokenizer (`read`,
+ * `scan`, `copyLine`, `scanString`, `flushBlock`, `scanAscii`, ...) were marked "code
+ * dependencies" at once and compiled again for the rest of the load (issue 17). Changed first,
+ * the map is unstable before anything is compiled, and each function is compiled once, checking it.
+ */
+Object.setPrototypeOf(new Uint8Array(0), Buffer.prototype as object);
+
 const bundle = typeof YARROW_BULK_WORKER_CODE === 'string' ? YARROW_BULK_WORKER_CODE : process.argv[process.argv.length - 1];
 const start = workerData as Partial<BulkThreadStart> | null;
 // V8 stamps a code cache with the flags in effect: those the bundle's cache was checked under.

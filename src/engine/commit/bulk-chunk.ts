@@ -83,13 +83,24 @@ export class BulkBuffer {
    *   document; the documents before it stay buffered.
    */
   addChunk(bytes: Uint8Array, firstLine: number, source: string, idPrefix: string): { docs: number; lastLine: number } {
+    const docs = this.addLines(bytes, firstLine, source, idPrefix);
+    return { docs, lastLine: docs === 0 ? 0 : this.lines[this.docs - 1] };
+  }
+
+  /**
+   * {@link addChunk}'s loop; returns the documents buffered. Apart from it because V8 compiles the
+   * loop on its first chunk (on-stack replacement), before the code after the loop has run once:
+   * the object `addChunk` returns, made there, had no type feedback, and that compiled loop,
+   * which each later call entered again, deoptimised at its return on every chunk (issue 17: ~20-40
+   * times a load, and addChunk compiled two or three times a thread). A count needs no feedback.
+   */
+  private addLines(bytes: Uint8Array, firstLine: number, source: string, idPrefix: string): number {
     const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const { buffer, mapping, flat, flatDoc, asciiLine } = this;
     const deriveId = (at: number | undefined): string => lineDocumentId(idPrefix, at!);
     let line = firstLine;
     let at = line === 1 && input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf ? 3 : 0;
     let docs = 0;
-    let lastLine = 0;
     flat?.useBytes(input);
     for (; at < input.length; line++) {
       // The fast path finds the line's end as it reads it; the general path looks for it.
@@ -102,7 +113,6 @@ export class BulkBuffer {
         buffer.add(flatDoc!, flatId, null, asciiLine ?? undefined);
         this.noteDoc(line, flatId);
         docs++;
-        lastLine = line;
       } else {
         lineEnd = input.indexOf(0x0a, at);
         if (lineEnd < 0) lineEnd = input.length;
@@ -118,12 +128,11 @@ export class BulkBuffer {
           buffer.add(doc, doc.id!, JSON.stringify(doc.stored));
           this.noteDoc(line, doc.id!);
           docs++;
-          lastLine = line;
         }
       }
       at = lineEnd + 1;
     }
-    return { docs, lastLine };
+    return docs;
   }
 
   /** Records the input line and the id hash of the doc just buffered. */
