@@ -4,10 +4,8 @@
  * increasing doc id order, so postings are built already sorted by doc).
  *
  * Nothing here allocates per token: a token costs one hash lookup (raw token -> term ordinal)
- * and one int written into a shared slab. Per-term state lives in interleaved typed arrays (what a
- * token touches in one, the rest in another) indexed by the vocabulary's term ordinal while it can
- * be, else by the field's own term id, and the term dictionary is sorted once, when the buffer is
- * written.
+ * and one int written into a shared slab. Per-term state lives in one interleaved typed array indexed by
+ * the term ordinal, and the term dictionary is sorted once, when the buffer is written.
  */
 import type { Analyzer, SpanSink, TokenSink } from '../analysis/analyzer.js';
 import { maxTokenLength, SpanFlags, spanTerm } from '../analysis/analyzer.js';
@@ -33,22 +31,17 @@ const SLICE_SIZES = Int32Array.of(4, 8, 16, 32, 64, 128, 256, 512, 1024);
 const MAX_LEVEL = SLICE_SIZES.length - 1;
 
 /**
- * Per-term state a token reads and writes, interleaved in one array (a quarter of a cache line per
- * term, where parallel arrays cost a miss each): its next free slot, the link slot of its current
- * slice, ints written (markers and positions), and the last doc it was seen in.
+ * Per-term state, interleaved in one array (one cache line per term, where parallel arrays cost a
+ * miss each): its next free slot, the link slot of its current slice, the slice level, ints
+ * written (markers and positions), the last doc it was seen in, and its first slice.
  */
-const TERM = 4;
+const TERM = 8;
 const TAIL = 0;
 const END = 1;
-const COUNT = 2;
-const LAST_DOC = 3;
-/**
- * Per-term state only a new slice and the write-out read, in an array of its own so that the hot
- * one stays small: the term's first slice and its current slice's level.
- */
-const COLD = 2;
-const HEAD = 0;
-const LEVEL = 1;
+const LEVEL = 2;
+const COUNT = 3;
+const LAST_DOC = 4;
+const HEAD = 5;
 
 /**
  * A document's values as the bytes they were read from, offered to each field's inverter before
@@ -77,8 +70,6 @@ export class FieldInverter {
   private slabUsed = 0;
   /** {@link TERM} ints per term id. */
   private termState = new Int32Array(1024 * TERM);
-  /** {@link COLD} ints per term id (or ordinal, as {@link termState}). */
-  private termCold = new Int32Array(1024 * COLD);
   /** Field length (token count) per doc id; 0 when the doc has no token in this field. */
   private lengths = new Int32Array(1024);
   private lengthsUsed = 0;
@@ -96,22 +87,6 @@ export class FieldInverter {
    */
   private localIds = new Int32Array(0);
   private vocabularyEpoch = 0;
-  /**
-   * True while every term came from an ordinal of the vocabulary's epoch {@link vocabularyEpoch}:
-   * then {@link termState} is indexed by the ordinal itself (a row of zeros: not seen in this
-   * field yet) and {@link terms} is empty. A token then costs one cache miss for its term's state
-   * where `localIds[ordinal]` and then the state by local id cost two (the tenth pass measured
-   * each at a fifth to two fifths of its function). Left ({@link leaveDirect}: the rows packed by
-   * term id, as the write-out reads them) at a new epoch, whose ordinals mean other terms, and
-   * before the write-out. Costs {@link TERM} + {@link COLD} ints per ordinal of the vocabulary up
-   * to the largest this field has seen (at most 3 MB a field at the vocabulary's 131k spans), where the local
-   * ids cost one and the state {@link TERM} + {@link COLD} per term of the field.
-   */
-  private direct = false;
-  /** The vocabulary's terms by ordinal of epoch {@link vocabularyEpoch}, while {@link direct}. */
-  private ordinalTerms: string[] = [];
-  /** Terms of this field while {@link direct} (rows in use). */
-  private directCount = 0;
   /**
    * The vocabulary, when the analyzer's tokenizer is the standard one's span scan, which
    * {@link invertAscii} then repeats over bytes; null when only strings can be inverted.
@@ -138,7 +113,6 @@ export class FieldInverter {
       // A warm-up's inverter starts small, so its few docs grow every array as a load does late.
       this.slab = new Int32Array(16);
       this.termState = new Int32Array(4 * TERM);
-      this.termCold = new Int32Array(4 * COLD);
       this.lengths = new Int32Array(2);
     }
     // A tokenizer alone (`standard`) that scans spans takes the span path with no filter.
@@ -172,8 +146,6 @@ export class FieldInverter {
         const normalize = decomposed.normalizeUncached ?? ((token: string) => decomposed.normalize(token));
         const vocabulary = scratchSpans > 0 ? new SharedVocabulary(normalize, scratchSpans) : sharedVocabulary(analyzer, normalize);
         this.vocabularyEpoch = vocabulary.epoch;
-        this.direct = true;
-        this.ordinalTerms = vocabulary.terms;
         if (scan === scanStandard) this.byteVocabulary = vocabulary;
         let text = '';
         const spanSink: SpanSink = (position, start, end, flags, hash) => {
@@ -205,13 +177,6 @@ export class FieldInverter {
   /** Adds a token of vocabulary ordinal `ordinal` (not {@link DROPPED}) at `position`. */
   private addOrdinal(vocabulary: SharedVocabulary, ordinal: number, position: number): void {
     if (vocabulary.epoch !== this.vocabularyEpoch) this.forgetOrdinals(vocabulary.epoch);
-    if (this.direct) {
-      const at = ordinal * TERM;
-      // The row's END is the last int of its first slice (>= 3) once it is in use.
-      if (at >= this.termState.length || this.termState[at + END] === 0) this.openRow(ordinal);
-      this.addToken(ordinal, position);
-      return;
-    }
     let id = ordinal < this.localIds.length ? this.localIds[ordinal] - 1 : -1;
     if (id < 0) id = this.mapOrdinal(vocabulary, ordinal);
     this.addToken(id, position);
@@ -236,49 +201,8 @@ export class FieldInverter {
     return id;
   }
 
-  /** Starts the row of `ordinal` ({@link direct}), as {@link newTerm} starts a term's. */
-  private openRow(ordinal: number): void {
-    const at = ordinal * TERM;
-    // Zero-filled: rows not in use have END 0.
-    if (at >= this.termState.length) this.termState = grow(this.termState, at + TERM);
-    if (ordinal * COLD >= this.termCold.length) this.termCold = grow(this.termCold, (ordinal + 1) * COLD);
-    this.directCount++;
-    this.startState(ordinal);
-  }
-
-  /**
-   * Packs the rows of {@link direct} mode by term id (ids in ordinal order), fills {@link terms}
-   * and the ordinal -> id map of the epoch the rows are of, and maps ordinals from now on. The
-   * slab is untouched: a term's slices are where its row pointed.
-   */
-  private leaveDirect(): void {
-    if (!this.direct) return;
-    this.direct = false;
-    const rows = this.termState;
-    const ordinals = Math.min(rows.length / TERM, this.ordinalTerms.length);
-    const state = new Int32Array(Math.max(1024, this.directCount) * TERM);
-    const cold = new Int32Array(Math.max(1024, this.directCount) * COLD);
-    const localIds = new Int32Array(Math.max(ordinals, 1024));
-    const terms = this.terms;
-    for (let ordinal = 0; ordinal < ordinals; ordinal++) {
-      const from = ordinal * TERM;
-      if (rows[from + END] === 0) continue;
-      const id = terms.length;
-      terms.push(this.ordinalTerms[ordinal]);
-      state.set(rows.subarray(from, from + TERM), id * TERM);
-      cold.set(this.termCold.subarray(ordinal * COLD, ordinal * COLD + COLD), id * COLD);
-      localIds[ordinal] = id + 1;
-    }
-    this.termState = state;
-    this.termCold = cold;
-    this.localIds = localIds;
-    this.ordinalTerms = [];
-    this.directCount = 0;
-  }
-
   /** The vocabulary started again: its ordinals are new, the terms and their ids stay. */
   private forgetOrdinals(epoch: number): void {
-    this.leaveDirect();
     this.termMap();
     this.localIds.fill(0);
     this.vocabularyEpoch = epoch;
@@ -286,7 +210,7 @@ export class FieldInverter {
 
   /** Number of distinct terms buffered. */
   get termCount(): number {
-    return this.direct ? this.directCount : this.terms.length;
+    return this.terms.length;
   }
 
   /** Tokens buffered, a proxy for memory use. */
@@ -296,7 +220,7 @@ export class FieldInverter {
 
   /** Bytes held by the typed arrays (slab and per-term state); strings and maps are not counted. */
   get arrayBytes(): number {
-    return this.slab.byteLength + this.termState.byteLength + this.termCold.byteLength + this.lengths.byteLength + this.localIds.byteLength;
+    return this.slab.byteLength + this.termState.byteLength + this.lengths.byteLength + this.localIds.byteLength;
   }
 
   /** Analyzes the values of `docId` (docs must arrive in increasing order) into the postings. */
@@ -397,22 +321,15 @@ export class FieldInverter {
     this.terms.push(term);
     const at = id * TERM;
     if (at >= this.termState.length) this.termState = grow(this.termState, at * 2);
-    if (id * COLD >= this.termCold.length) this.termCold = grow(this.termCold, id * COLD * 2);
-    this.startState(id);
-    return id;
-  }
-
-  /** A new term's state (row `row` of the state arrays): its first slice. */
-  private startState(row: number): void {
     const start = this.allocate(SLICE_SIZES[0]);
     const state = this.termState;
-    const at = row * TERM;
-    this.termCold[row * COLD + HEAD] = start;
-    this.termCold[row * COLD + LEVEL] = 0;
+    state[at + HEAD] = start;
     state[at + TAIL] = start;
     state[at + END] = start + SLICE_SIZES[0] - 1;
+    state[at + LEVEL] = 0;
     state[at + COUNT] = 0;
     state[at + LAST_DOC] = -1;
+    return id;
   }
 
   private addToken(id: number, position: number): void {
@@ -442,13 +359,11 @@ export class FieldInverter {
     const state = this.termState;
     let tail = state[at + TAIL];
     if (tail === state[at + END]) {
-      const cold = this.termCold;
-      const c = (at / TERM) * COLD;
-      const level = cold[c + LEVEL] < MAX_LEVEL ? cold[c + LEVEL] + 1 : MAX_LEVEL;
+      const level = state[at + LEVEL] < MAX_LEVEL ? state[at + LEVEL] + 1 : MAX_LEVEL;
       const size = SLICE_SIZES[level];
       const next = this.allocate(size);
       this.slab[tail] = next;
-      cold[c + LEVEL] = level;
+      state[at + LEVEL] = level;
       state[at + END] = next + size - 1;
       tail = next;
     }
@@ -466,7 +381,6 @@ export class FieldInverter {
 
   /** Writes the field's terms, in sorted order, into a segment of `maxDoc` docs. */
   async writeTo(writer: SegmentWriter, maxDoc: number, slicer: TimeSlicer): Promise<void> {
-    this.leaveDirect();
     const norms = normsOf(this.lengths, this.lengthsUsed, maxDoc);
     writer.startField(this.field, IndexOptions.docsFreqsPositions, norms, {
       docCount: this.docCount,
@@ -505,7 +419,7 @@ export class FieldInverter {
       // doc's marker; of two, the second is the position (one test for both, so that neither
       // branch is one the first flush reaches late).
       if (count <= 3) {
-        const head = this.termCold[id * COLD + HEAD];
+        const head = state[id * TERM + HEAD];
         if (slab[head + count - 1] >= 0) {
           writer.addSingleDocTerm(terms[id], -slab[head] - 1, count - 1, slab, head + 1);
           continue;
@@ -536,7 +450,7 @@ export class FieldInverter {
     let nDocs = 0;
     let nPositions = 0;
     let level = 0;
-    let p = this.termCold[id * COLD + HEAD];
+    let p = this.termState[id * TERM + HEAD];
     let left = count;
     // A doc's frequency is the number of positions since its marker, stored at the next marker.
     let docPositions = 0;
