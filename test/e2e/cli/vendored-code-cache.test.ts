@@ -124,8 +124,9 @@ describe('vendored packages start from a compile cache', () => {
     const written = await Promise.all(files.map((f) => readFile(f)));
     await round();
     // A bulk-load thread writes its cache after its first flush, racing its termination at the end
-    // of a load this short (src/cli/bulk-worker-entry.ts): that one may first appear in this round.
-    const notWorker = (f: string): boolean => !/cli-worker-bulk-load-[0-9a-f]+\.v8cache$/.test(f);
+    // of a load this short (src/cli/bulk-worker-entry.ts): that one may first appear in this round,
+    // or stay a temporary file when the thread was terminated between its write and its rename.
+    const notWorker = (f: string): boolean => !/cli-worker-bulk-load-[0-9a-f]+\.v8cache(\.\d+\.tmp)?$/.test(f);
     assert.deepEqual((await filesUnder(env.NODE_COMPILE_CACHE)).sort().filter(notWorker), files.filter(notWorker));
     // Our own caches (Node 20) are never rewritten once V8 accepts them; node's compile cache (Node >=
     // 22.1) updates its entries as more functions compile, so there the set of files is what counts.
