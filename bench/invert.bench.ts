@@ -99,48 +99,12 @@ async function values(name: CorpusName): Promise<Values> {
   };
 }
 
-/** `scanAscii`'s loop with nothing done per token: the floor. Returns tokens (positions taken). */
-function scanFloor(bytes: Uint8Array, start: number, end: number, sums: Int32Array): number {
-  const classes = asciiByteClasses;
-  let position = 0;
-  let i = start;
-  while (i < end) {
-    const first = classes[bytes[i]];
-    if (first === byteSeparator || first === byteApostrophe) {
-      i++;
-      continue;
-    }
-    if (first === byteEscape) {
-      i += 2;
-      continue;
-    }
-    const begin = i;
-    let hash = Math.imul(FNV_OFFSET ^ (bytes[i] | 0x20), FNV_PRIME);
-    i++;
-    while (i < end) {
-      const c = bytes[i];
-      if ((c - 0x61) >>> 0 < 26 || (c - 0x30) >>> 0 < 10) {
-        hash = Math.imul(hash ^ c, FNV_PRIME);
-        i++;
-        continue;
-      }
-      const cls = classes[c];
-      if (cls === byteSeparator || cls === byteEscape) break;
-      if (cls === byteApostrophe) {
-        const after = i + 1 < end ? classes[bytes[i + 1]] : byteSeparator;
-        if (after === byteSeparator || after === byteApostrophe || after === byteEscape) break;
-      }
-      hash = Math.imul(hash ^ (c | 0x20), FNV_PRIME);
-      i++;
-    }
-    if (i - begin <= maxTokenLength) sums[0] ^= hash;
-    position++;
-  }
-  return position;
-}
-
-/** {@link scanFloor} + the vocabulary's lookup of each token (learning the new ones). */
-function scanProbe(vocabulary: SharedVocabulary, bytes: Uint8Array, start: number, end: number, sums: Int32Array): number {
+/**
+ * `scanAscii`'s loop (FieldInverter, field-inverter.ts: keep the two in step), each token hashed;
+ * with no vocabulary nothing else is done per token (the floor), with one each token is looked up
+ * in it (learning the new ones: the probe). Returns tokens (positions taken).
+ */
+function scanSpans(vocabulary: SharedVocabulary | null, bytes: Uint8Array, start: number, end: number, sums: Int32Array): number {
   const classes = asciiByteClasses;
   let position = 0;
   let i = start;
@@ -174,8 +138,12 @@ function scanProbe(vocabulary: SharedVocabulary, bytes: Uint8Array, start: numbe
       i++;
     }
     if (i - begin <= maxTokenLength) {
-      const ordinal = vocabulary.byteOrdinal(bytes, begin, i, hash);
-      if (ordinal !== DROPPED) sums[0] += ordinal;
+      if (vocabulary === null) {
+        sums[0] ^= hash;
+      } else {
+        const ordinal = vocabulary.byteOrdinal(bytes, begin, i, hash);
+        if (ordinal !== DROPPED) sums[0] += ordinal;
+      }
     }
     position++;
   }
@@ -204,7 +172,7 @@ function runCorpus(name: CorpusName, v: Values, rounds: number): void {
   const n = v.starts.length;
   const sums = new Int32Array(1);
   let tokens = 0;
-  for (let k = 0; k < n; k++) tokens += scanFloor(v.bytes, v.starts[k], v.ends[k], sums);
+  for (let k = 0; k < n; k++) tokens += scanSpans(null, v.bytes, v.starts[k], v.ends[k], sums);
   const layers = new Map<string, Layer>();
   const record = (layer: string, bytes: number, count: number, ns: number): void => {
     let l = layers.get(layer);
@@ -217,17 +185,17 @@ function runCorpus(name: CorpusName, v: Values, rounds: number): void {
   for (const text of v.strings) counter.tokenize(text, () => stringTokens++);
   for (let r = 0; r < rounds; r++) {
     let t = cpuNs();
-    for (let k = 0; k < n; k++) scanFloor(v.bytes, v.starts[k], v.ends[k], sums);
+    for (let k = 0; k < n; k++) scanSpans(null, v.bytes, v.starts[k], v.ends[k], sums);
     record('floor', asciiBytes, tokens, cpuNs() - t);
 
     // A fresh analyzer each round: a vocabulary of its own, as a load's thread starts with.
     const analyzer = createEnglishAnalyzer(`bench-${r}`);
     const vocabulary = new SharedVocabulary(normalizerOf(analyzer));
     t = cpuNs();
-    for (let k = 0; k < n; k++) scanProbe(vocabulary, v.bytes, v.starts[k], v.ends[k], sums);
+    for (let k = 0; k < n; k++) scanSpans(vocabulary, v.bytes, v.starts[k], v.ends[k], sums);
     record('probe cold', asciiBytes, tokens, cpuNs() - t);
     t = cpuNs();
-    for (let k = 0; k < n; k++) scanProbe(vocabulary, v.bytes, v.starts[k], v.ends[k], sums);
+    for (let k = 0; k < n; k++) scanSpans(vocabulary, v.bytes, v.starts[k], v.ends[k], sums);
     record('probe warm', asciiBytes, tokens, cpuNs() - t);
 
     // The inverters of a bulk thread: one per field, over the analyzer's thread vocabulary.

@@ -201,11 +201,9 @@ export class RawTokenTable {
       k0 = shortKey(bytes, start, length);
       k1 = length > 4 ? shortKey(bytes, start + 4, length - 4) : 0;
     } else {
-      if (this.asciiUsed + length > this.asciiKeys.length) this.asciiKeys = grown(this.asciiKeys, this.asciiUsed + length);
-      const at = this.asciiUsed;
+      const at = this.reserveAscii(length);
       const keys = this.asciiKeys;
       for (let i = 0; i < length; i++) keys[at + i] = bytes[start + i] | 0x20;
-      this.asciiUsed += length;
       k0 = -(at + 1);
       k1 = length;
     }
@@ -239,15 +237,21 @@ export class RawTokenTable {
         else k1 |= c << ((i - 4) << 3);
       }
     } else {
-      if (this.asciiUsed + length > this.asciiKeys.length) this.asciiKeys = grown(this.asciiKeys, this.asciiUsed + length);
-      const at = this.asciiUsed;
+      const at = this.reserveAscii(length);
       const keys = this.asciiKeys;
       for (let i = 0; i < length; i++) keys[at + i] = lowered(text.charCodeAt(start + i), lowerAscii);
-      this.asciiUsed += length;
       k0 = -(at + 1);
       k1 = length;
     }
     this.put(hash, id, k0, k1);
+  }
+
+  /** Room for a long ASCII key of `length` units at the end of {@link asciiKeys}; returns where it starts. */
+  private reserveAscii(length: number): number {
+    const at = this.asciiUsed;
+    if (at + length > this.asciiKeys.length) this.asciiKeys = grown(this.asciiKeys, at + length);
+    this.asciiUsed = at + length;
+    return at;
   }
 
   /** Fills {@link freeSlot} with an entry; grows the table when it is half full. */

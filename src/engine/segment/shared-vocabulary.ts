@@ -114,8 +114,13 @@ export class SharedVocabulary {
     return found === ABSENT ? this.learnBytes(bytes, start, end, hash) : found;
   }
 
+  /** Whether the span table holds as many spans or key characters as it may: the next one learned starts it again. */
+  private spansFull(): boolean {
+    return this.table.size >= this.maxSpans || this.table.keyChars >= MAX_CHARS;
+  }
+
   private learnBytes(bytes: Uint8Array, start: number, end: number, hash: number): number {
-    if (this.table.size >= this.maxSpans || this.table.keyChars >= MAX_CHARS) {
+    if (this.spansFull()) {
       this.restart();
       this.table.findBytes(bytes, start, end, hash);
     }
@@ -141,7 +146,7 @@ export class SharedVocabulary {
   }
 
   private learn(text: string, start: number, end: number, flags: number, hash: number): number {
-    if (this.table.size >= this.maxSpans || this.table.keyChars >= MAX_CHARS) {
+    if (this.spansFull()) {
       this.restart();
       this.table.find(text, start, end, flags !== 0, hash);
     }
